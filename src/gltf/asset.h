@@ -1,0 +1,52 @@
+// The glTF adapter: the only code that sees tinygltf. loadAsset() reads a .glb
+// or .gltf (with its .bin and images), validates everything later code relies
+// on, and converts nodes and animations to the core's Rig and Clips. The
+// document and buffers are kept as read, for the writer to pass through.
+#pragma once
+
+#include "rootbake/bake.h"
+#include "rootbake/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rootbake {
+
+struct LoadLimits {
+    std::uint64_t maxFileBytes = 4ull << 30;     // bytes of the .glb/.gltf itself
+    std::uint64_t maxBufferBytes = 4ull << 30;   // decoded buffer bytes, all buffers together
+    std::uint64_t maxAccessorElements = 1u << 28;  // count of one accessor
+    int maxNodes = 1 << 20;
+    int maxDepth = 4096;       // node hierarchy depth
+    int maxKeysPerChannel = 1 << 24;
+};
+
+struct Asset {
+    std::string fileName;          // as given on the command line, for messages
+    std::filesystem::path folder;  // the folder external URIs resolve against
+    bool binary = false;           // read from a GLB container
+
+    nlohmann::ordered_json document;                // the JSON as read, key order kept
+    std::vector<std::vector<std::uint8_t>> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0)
+    std::vector<std::string> externalUris;          // relative URIs read from disk, in document order
+
+    Rig rig;
+    std::vector<Clip> clips;  // one per animations[i], same order
+    int scene = -1;           // the scene the asset shows (scene, else 0), -1 without scenes
+};
+
+// Reads and validates a file. Errors name the file and the offending object:
+// "walk.glb: animations[2].channels[0].sampler: index 7 out of range (3 samplers)".
+Result<Asset> loadAsset(const std::filesystem::path& file, const LoadLimits& limits = {});
+
+// The same from bytes already in memory (the fuzzer's entry point). External
+// URIs resolve against folder; an empty folder refuses every external URI.
+Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
+                                  const std::filesystem::path& folder, const LoadLimits& limits = {});
+
+}  // namespace rootbake
