@@ -1,4 +1,5 @@
-// The glTF adapter: the only code that sees tinygltf. loadAsset() reads a .glb
+// The glTF adapter: the only code that parses glTF (with nlohmann; why not
+// tinygltf is in gltf/internal.h). loadAsset() reads a .glb
 // or .gltf (with its .bin and images), validates everything later code relies
 // on, and converts nodes and animations to the core's Rig and Clips. The
 // document and buffers are kept as read, for the writer to pass through.
@@ -24,6 +25,7 @@ struct LoadLimits {
     int maxNodes = 1 << 20;
     int maxDepth = 4096;       // node hierarchy depth
     int maxKeysPerChannel = 1 << 24;
+    int maxJsonDepth = 128;    // nesting of JSON arrays and objects (nlohmann's dump() recurses)
 };
 
 struct Asset {
@@ -32,8 +34,11 @@ struct Asset {
     bool binary = false;           // read from a GLB container
 
     nlohmann::ordered_json document;                // the JSON as read, key order kept
-    std::vector<std::vector<std::uint8_t>> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0)
-    std::vector<std::string> externalUris;          // relative URIs read from disk, in document order
+    std::vector<std::vector<std::uint8_t>> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0;
+                                                     // empty for a buffer without uri and data)
+    // Relative URIs of buffers (read) and images (checked to be regular files
+    // inside folder, never read), as written in the document, each once.
+    std::vector<std::string> externalUris;
 
     Rig rig;
     std::vector<Clip> clips;  // one per animations[i], same order

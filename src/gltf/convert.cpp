@@ -1,0 +1,376 @@
+// glTF nodes and animations to the core's Rig and Clips.
+#include "gltf/internal.h"
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+namespace rootbake::gltf {
+
+namespace {
+
+std::string n(std::uint64_t v) {
+    return std::to_string(v);
+}
+std::string node(std::uint64_t v) {
+    return "nodes[" + n(v) + "]";
+}
+
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", v);
+    return text;
+}
+
+}  // namespace
+
+// A glTF `matrix` is column-major: columns 0..2 are the scaled rotation axes,
+// column 3 the translation, and the last row must be (0, 0, 0, 1).
+//   translation = column 3
+//   scale       = the lengths of columns 0..2; a negative determinant (a
+//                 mirror) negates scale.x, so the rotation stays proper
+//   rotation    = glm::quat_cast of the columns divided by their scales; a
+//                 zero-length column (scale 0) is completed by cross products
+// Refused: non-finite entries, a projection row, and shear (normalized
+// columns not orthogonal within 1e-3).
+bool decomposeMatrix(const double m[16], Transform& out) {
+    for (int i = 0; i < 16; ++i)
+        if (!std::isfinite(m[i])) return false;
+    constexpr double kRowTolerance = 1e-6;
+    if (std::abs(m[3]) > kRowTolerance || std::abs(m[7]) > kRowTolerance || std::abs(m[11]) > kRowTolerance ||
+        std::abs(m[15] - 1.0) > kRowTolerance)
+        return false;
+    glm::dvec3 axis[3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
+    glm::dvec3 scale(glm::length(axis[0]), glm::length(axis[1]), glm::length(axis[2]));
+    if (glm::dot(axis[0], glm::cross(axis[1], axis[2])) < 0.0) scale.x = -scale.x;
+
+    constexpr double kZero = 1e-30;
+    int zeros = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (std::abs(scale[k]) < kZero)
+            ++zeros;
+        else
+            axis[k] /= scale[k];
+    }
+    constexpr double kShear = 1e-3;
+    for (int k = 0; k < 3; ++k) {
+        const int j = (k + 1) % 3;
+        if (std::abs(scale[k]) >= kZero && std::abs(scale[j]) >= kZero &&
+            std::abs(glm::dot(axis[k], axis[j])) > kShear)
+            return false;
+    }
+    // Right-handed: axis[k] = axis[k+1] x axis[k+2] (indices mod 3).
+    if (zeros == 3) {
+        axis[0] = {1, 0, 0}, axis[1] = {0, 1, 0}, axis[2] = {0, 0, 1};
+    } else if (zeros == 2) {
+        int k = 0;
+        while (std::abs(scale[k]) < kZero) ++k;
+        const glm::dvec3 a = axis[k];
+        const glm::dvec3 helper = std::abs(a.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+        axis[(k + 1) % 3] = glm::normalize(glm::cross(a, helper));
+        axis[(k + 2) % 3] = glm::cross(a, axis[(k + 1) % 3]);
+    } else if (zeros == 1) {
+        int k = 0;
+        while (std::abs(scale[k]) >= kZero) ++k;
+        axis[k] = glm::cross(axis[(k + 1) % 3], axis[(k + 2) % 3]);
+    }
+    out.translation = glm::dvec3(m[12], m[13], m[14]);
+    out.scale = scale;
+    out.rotation = glm::normalize(glm::quat_cast(glm::dmat3(axis[0], axis[1], axis[2])));
+    return true;
+}
+
+namespace {
+
+// The node's own properties: references, name, rest TRS.
+Status readNode(const Json& j, const Where& at, std::size_t meshes, std::size_t skins, std::size_t cameras,
+                Transform& rest, std::string& name, bool& hasMesh) {
+    const std::string* text = nullptr;
+    ROOTBAKE_TRY(getString(j, at, "name", false, text));
+    if (text) name = *text;
+    int mesh = -1, index = -1;
+    ROOTBAKE_TRY(getIndex(j, at, "mesh", false, meshes, "meshes", mesh));
+    ROOTBAKE_TRY(getIndex(j, at, "skin", false, skins, "skins", index));
+    ROOTBAKE_TRY(getIndex(j, at, "camera", false, cameras, "cameras", index));
+    hasMesh = mesh >= 0;
+
+    double t[3] = {0, 0, 0}, r[4] = {0, 0, 0, 1}, s[3] = {1, 1, 1}, m[16];
+    ROOTBAKE_TRY(getNumbers(j, at, "translation", 3, t));
+    ROOTBAKE_TRY(getNumbers(j, at, "rotation", 4, r));
+    ROOTBAKE_TRY(getNumbers(j, at, "scale", 3, s));
+    ROOTBAKE_TRY(getNumbers(j, at, "matrix", 16, m));
+    if (member(j, "matrix")) {
+        if (member(j, "translation") || member(j, "rotation") || member(j, "scale"))
+            return fail(Where(at, "matrix"),
+                        "given with translation/rotation/scale (a node has one or the other)");
+        if (!decomposeMatrix(m, rest))
+            return fail(Where(at, "matrix"), "not a translation-rotation-scale matrix (shear or projection)");
+        return Ok{};
+    }
+    // A rest rotation feeds toMatrix() directly: it must be a unit quaternion.
+    // Small drift (text with few digits) is normalized away.
+    const double length = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    if (std::abs(length - 1.0) > 1e-2)
+        return fail(Where(at, "rotation"), "length " + number(length) + " (a unit quaternion expected)");
+    rest.translation = glm::dvec3(t[0], t[1], t[2]);
+    rest.rotation = glm::dquat(r[3] / length, r[0] / length, r[1] / length, r[2] / length);
+    rest.scale = glm::dvec3(s[0], s[1], s[2]);
+    return Ok{};
+}
+
+}  // namespace
+
+Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
+    const Json *nodes = nullptr, *scenes = nullptr, *meshes = nullptr, *skins = nullptr, *cameras = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
+    ROOTBAKE_TRY(getCollection(document, "scenes", scenes));
+    ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
+    ROOTBAKE_TRY(getCollection(document, "skins", skins));
+    ROOTBAKE_TRY(getCollection(document, "cameras", cameras));
+    const std::size_t count = sizeOf(nodes);
+    const Where all(kRoot, "nodes");
+
+    // Per glTF node: parent, rest pose, and children as one flat list.
+    std::vector<int> parentOf(count, -1);
+    std::vector<Transform> rest(count);
+    std::vector<std::string> names(count);
+    std::vector<std::uint8_t> hasMesh(count, 0);
+    std::vector<std::size_t> childStart(count + 1, 0);
+    std::vector<int> children;
+    for (std::size_t i = 0; i < count; ++i) {
+        const Json& j = (*nodes)[i];
+        const Where at(all, i);
+        bool mesh = false;
+        ROOTBAKE_TRY(
+            readNode(j, at, sizeOf(meshes), sizeOf(skins), sizeOf(cameras), rest[i], names[i], mesh));
+        hasMesh[i] = mesh ? 1 : 0;
+        const Json* list = nullptr;
+        ROOTBAKE_TRY(getArray(j, at, "children", false, list));
+        const Where ca(at, "children");
+        for (std::size_t k = 0; k < sizeOf(list); ++k) {
+            int child = -1;
+            ROOTBAKE_TRY(toIndex((*list)[k], Where(ca, k), count, "nodes", child));
+            if (parentOf[child] == static_cast<int>(i))
+                return fail(Where(ca, k), node(child) + " is listed twice");
+            if (parentOf[child] >= 0)
+                return fail(Where(ca, k), node(child) + " is already a child of " + node(parentOf[child]) +
+                                              " (a node has at most one parent)");
+            parentOf[child] = static_cast<int>(i);
+            children.push_back(child);
+        }
+        childStart[i + 1] = children.size();
+    }
+
+    // Parent-first (depth-first) order from the roots in index order. Every
+    // node has at most one parent, so a node never reached is in a cycle or
+    // below one: building the order is the cycle check. No recursion.
+    rig = Rig{};
+    rig.rigIndexOfGltf.assign(count, -1);
+    rig.parent.reserve(count);
+    std::vector<int> depth(count, 0);
+    std::vector<int> stack;
+    for (std::size_t root = 0; root < count; ++root) {
+        if (parentOf[root] >= 0) continue;
+        stack.push_back(static_cast<int>(root));
+        while (!stack.empty()) {
+            const int g = stack.back();
+            stack.pop_back();
+            const int p = parentOf[g];
+            if (p >= 0 && depth[p] + 1 > limits.maxDepth)
+                return fail(Where(all, static_cast<std::size_t>(g)),
+                            "deeper than maxDepth (" + n(limits.maxDepth) + " levels) in the node hierarchy");
+            depth[g] = p >= 0 ? depth[p] + 1 : 0;
+            rig.rigIndexOfGltf[g] = rig.size();
+            rig.parent.push_back(p >= 0 ? rig.rigIndexOfGltf[p] : -1);
+            rig.gltfIndex.push_back(g);
+            rig.rest.push_back(rest[g]);
+            rig.name.push_back(std::move(names[g]));
+            rig.hasMesh.push_back(hasMesh[g]);
+            for (std::size_t k = childStart[g + 1]; k > childStart[g]; --k) stack.push_back(children[k - 1]);
+        }
+    }
+    if (static_cast<std::size_t>(rig.size()) != count) {
+        std::size_t first = 0;
+        while (rig.rigIndexOfGltf[first] >= 0) ++first;
+        // Walk up from the first unreached node until a node repeats: that is the cycle.
+        std::vector<int> seenAt(count, -1);
+        std::vector<int> walk;
+        int g = static_cast<int>(first);
+        while (seenAt[g] < 0) {
+            seenAt[g] = static_cast<int>(walk.size());
+            walk.push_back(g);
+            g = parentOf[g];
+        }
+        // walk[seenAt[g]..] goes child -> parent; print parent -> child.
+        std::string cycle = node(g);
+        constexpr std::size_t kShown = 8;
+        const std::size_t begin = static_cast<std::size_t>(seenAt[g]);
+        for (std::size_t k = walk.size(), shown = 0; k > begin; --k, ++shown) {
+            if (shown == kShown && k - begin > 1) {
+                cycle += " -> ...";
+                k = begin + 1;
+            }
+            cycle += " -> " + node(walk[k - 1]);
+        }
+        return fail(Where(all, static_cast<std::size_t>(g)), "cycle in the node hierarchy: " + cycle);
+    }
+
+    // Scenes list roots only, each once.
+    const Where sa(kRoot, "scenes");
+    std::vector<int> listedIn(count, -1);
+    for (std::size_t s = 0; s < sizeOf(scenes); ++s) {
+        const Where at(sa, s);
+        const Json* list = nullptr;
+        ROOTBAKE_TRY(getArray((*scenes)[s], at, "nodes", false, list));
+        const Where na(at, "nodes");
+        for (std::size_t k = 0; k < sizeOf(list); ++k) {
+            int root = -1;
+            ROOTBAKE_TRY(toIndex((*list)[k], Where(na, k), count, "nodes", root));
+            if (parentOf[root] >= 0)
+                return fail(Where(na, k),
+                            node(root) + " is not a root (it is a child of " + node(parentOf[root]) + ")");
+            if (listedIn[root] == static_cast<int>(s))
+                return fail(Where(na, k), node(root) + " is listed twice");
+            listedIn[root] = static_cast<int>(s);
+        }
+    }
+    int scene = -1;
+    ROOTBAKE_TRY(getIndex(document, kRoot, "scene", false, sizeOf(scenes), "scenes", scene));
+    return Ok{};
+}
+
+namespace {
+
+// Decoded animation accessors, each decoded and checked once, handed to the
+// channels (moved on the last use).
+struct KeyData {
+    const Layout& layout;
+    const std::vector<std::vector<std::uint8_t>>& buffers;
+    std::vector<std::vector<float>> decoded;
+    std::vector<std::uint8_t> state;  // bits: 1 decoded, 2 times checked, 4 values checked
+    std::vector<int> usesLeft;        // channels still to take the decoded floats
+    std::vector<double> first, last;  // key times, once checked (decoded may have moved on)
+
+    Status decode(int accessor, const Where& at) {
+        if (state[accessor] & 1) return Ok{};
+        const AccessorLayout& a = layout.accessors[accessor];
+        if (const char* why = missingBytes(layout, a))
+            return fail(at, "accessors[" + n(accessor) + "]: " + why);
+        decodeAccessor(layout, a, buffers, decoded[accessor]);
+        state[accessor] |= 1;
+        return Ok{};
+    }
+
+    Status times(int accessor, const Where& at) {
+        ROOTBAKE_TRY(decode(accessor, at));
+        if (state[accessor] & 2) return Ok{};
+        const std::vector<float>& t = decoded[accessor];
+        // Messages are built only on failure: no allocation per key.
+        const auto key = [&](std::size_t k) { return "accessors[" + n(accessor) + "] key " + n(k) + ": "; };
+        for (std::size_t k = 0; k < t.size(); ++k) {
+            if (!std::isfinite(t[k])) return fail(at, key(k) + "time is not finite");
+            if (t[k] < 0.0f) return fail(at, key(k) + "time " + number(t[k]) + " is negative");
+            if (k > 0 && !(t[k] > t[k - 1])) {
+                const AccessorLayout& a = layout.accessors[accessor];
+                const char* zeros =
+                    a.view < 0 && a.sparseCount == 0 ? ", and the accessor has no bufferView: all zeros" : "";
+                return fail(at, key(k) + "time " + number(t[k]) + " is not after the previous key's " +
+                                    number(t[k - 1]) + " (times must strictly increase" + zeros + ")");
+            }
+        }
+        first[accessor] = t.front();
+        last[accessor] = t.back();
+        state[accessor] |= 2;
+        return Ok{};
+    }
+
+    Status values(int accessor, const Where& at) {
+        ROOTBAKE_TRY(decode(accessor, at));
+        if (state[accessor] & 4) return Ok{};
+        const std::vector<float>& v = decoded[accessor];
+        const std::size_t width = static_cast<std::size_t>(layout.accessors[accessor].components);
+        for (std::size_t k = 0; k < v.size(); ++k)
+            if (!std::isfinite(v[k]))
+                return fail(
+                    at, "accessors[" + n(accessor) + "] element " + n(k / width) + ": value is not finite");
+        state[accessor] |= 4;
+        return Ok{};
+    }
+
+    std::vector<float> take(int accessor) {
+        if (--usesLeft[accessor] == 0) return std::move(decoded[accessor]);
+        return decoded[accessor];
+    }
+};
+
+}  // namespace
+
+// Key counts and limits were checked by validateDocument; this checks the key data.
+Status buildClips(const Json& document, const Layout& layout,
+                  const std::vector<std::vector<std::uint8_t>>& buffers, const Rig& rig,
+                  std::vector<Clip>& clips) {
+    const Json* animations = member(document, "animations");
+    const std::size_t accessors = layout.accessors.size();
+    KeyData keys{layout,
+                 buffers,
+                 std::vector<std::vector<float>>(accessors),
+                 std::vector<std::uint8_t>(accessors, 0),
+                 std::vector<int>(accessors, 0),
+                 std::vector<double>(accessors, 0.0),
+                 std::vector<double>(accessors, 0.0)};
+    for (const AnimationLayout& anim : layout.animations)
+        for (const ChannelLayout& c : anim.channels)
+            if (c.trs) {
+                ++keys.usesLeft[anim.samplers[c.sampler].input];
+                ++keys.usesLeft[anim.samplers[c.sampler].output];
+            }
+
+    const Where all(kRoot, "animations");
+    clips.clear();
+    clips.reserve(layout.animations.size());
+    for (std::size_t i = 0; i < layout.animations.size(); ++i) {
+        const AnimationLayout& anim = layout.animations[i];
+        const Where at(all, i);
+        Clip clip;
+        if (const Json* name = member((*animations)[i], "name"); name && name->is_string())
+            clip.name = name->get<std::string>();
+        clip.gltfIndex = static_cast<int>(i);
+
+        const Where sa(at, "samplers");
+        for (std::size_t s = 0; s < anim.samplers.size(); ++s) {
+            const Where sat(sa, s);
+            const int input = anim.samplers[s].input;
+            ROOTBAKE_TRY(keys.times(input, Where(sat, "input")));
+            if (s == 0 || keys.first[input] < clip.start) clip.start = keys.first[input];
+            if (s == 0 || keys.last[input] > clip.end) clip.end = keys.last[input];
+        }
+
+        const Where ca(at, "channels");
+        for (std::size_t c = 0; c < anim.channels.size(); ++c) {
+            const ChannelLayout& cl = anim.channels[c];
+            if (!cl.trs) {
+                ++clip.otherChannels;
+                continue;
+            }
+            const SamplerLayout& sampler = anim.samplers[cl.sampler];
+            const Where sat(sa, static_cast<std::size_t>(cl.sampler));
+            ROOTBAKE_TRY(keys.values(sampler.output, Where(sat, "output")));
+            Channel channel;
+            channel.node = rig.rigIndexOfGltf[cl.node];
+            channel.path = cl.path;
+            channel.interpolation = sampler.interpolation;
+            channel.times = keys.take(sampler.input);
+            channel.values = keys.take(sampler.output);
+            channel.gltfChannel = static_cast<int>(c);
+            channel.gltfSampler = cl.sampler;
+            clip.channels.push_back(std::move(channel));
+        }
+        clips.push_back(std::move(clip));
+    }
+    return Ok{};
+}
+
+}  // namespace rootbake::gltf

@@ -1,0 +1,156 @@
+// loadAsset: bytes -> JSON -> structure checks -> Rig -> buffers -> key data
+// -> Clips. Everything is checked before any file beside the asset is read,
+// and every claimed length is compared with what is there before it is used.
+#include "gltf/internal.h"
+
+#include <fstream>
+#include <system_error>
+
+namespace rootbake {
+
+namespace fs = std::filesystem;
+using namespace gltf;
+
+namespace {
+
+bool endsWithNoCase(const std::string& s, std::string_view suffix) {
+    if (s.size() < suffix.size()) return false;
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+        char c = s[s.size() - suffix.size() + i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != suffix[i]) return false;
+    }
+    return true;
+}
+
+void addUnique(std::vector<std::string>& list, const std::string& uri) {
+    for (const std::string& u : list)
+        if (u == uri) return;
+    list.push_back(uri);
+}
+
+// The bytes of every buffer: the GLB BIN chunk, a data: URI, or a file beside
+// the asset (only its first byteLength bytes). Image files are checked (URI
+// rules, a regular file) but not read: images pass through untouched.
+Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, Asset& asset) {
+    const Where all(kRoot, "buffers");
+    asset.buffers.resize(layout.buffers.size());
+    for (std::size_t i = 0; i < layout.buffers.size(); ++i) {
+        const BufferLayout& b = layout.buffers[i];
+        const Where at(all, i);
+        const Where uriAt(at, "uri");
+        std::vector<std::uint8_t>& bytes = asset.buffers[i];
+        if (b.noData) continue;
+        if (!b.uri) {  // a GLB's buffers[0]
+            if (!glb->hasBin) return fail(at, "no uri, and the GLB has no BIN chunk");
+            if (glb->bin.size() < b.byteLength)
+                return fail(at, "byteLength " + std::to_string(b.byteLength) +
+                                    " is more than the BIN chunk's " + std::to_string(glb->bin.size()) +
+                                    " bytes");
+            bytes.assign(glb->bin.begin(), glb->bin.end());
+        } else if (isDataUri(*b.uri)) {
+            ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, bytes));
+            if (bytes.size() < b.byteLength)
+                return fail(at, "byteLength " + std::to_string(b.byteLength) +
+                                    " is more than its data: URI's " + std::to_string(bytes.size()) +
+                                    " bytes");
+        } else {
+            auto file = resolveUri(*b.uri, folder, uriAt);
+            if (!file) return file.error();
+            ROOTBAKE_TRY(readFilePrefix(*file, *b.uri, b.byteLength, uriAt, bytes));
+            addUnique(asset.externalUris, *b.uri);
+        }
+    }
+
+    const Json* images = member(asset.document, "images");
+    const Where ia(kRoot, "images");
+    for (std::size_t i = 0; images && i < images->size(); ++i) {
+        const Json* uri = member((*images)[i], "uri");
+        if (!uri) continue;
+        const std::string& text = uri->get_ref<const std::string&>();
+        if (isDataUri(text)) continue;  // kept in the document as it is
+        const Where at(ia, i), uriAt(at, "uri");
+        auto file = resolveUri(text, folder, uriAt);
+        if (!file) return file.error();
+        addUnique(asset.externalUris, text);
+    }
+    return Ok{};
+}
+
+Status load(Bytes bytes, const fs::path& folder, const LoadLimits& limits, Asset& asset) {
+    if (bytes.size() > limits.maxFileBytes)
+        return fail(Where("file"), std::to_string(bytes.size()) + " bytes, more than maxFileBytes (" +
+                                       std::to_string(limits.maxFileBytes) + ")");
+    GlbChunks glb;
+    Bytes text = bytes;
+    if (looksLikeGlb(bytes)) {
+        auto chunks = splitGlb(bytes);
+        if (!chunks) return chunks.error();
+        glb = *chunks;
+        text = glb.json;
+        asset.binary = true;
+    } else if (endsWithNoCase(asset.fileName, ".glb")) {
+        return fail(Where("GLB header"), "magic is not 'glTF' (not a GLB file)");
+    }
+
+    auto document = parseJson(text, limits.maxJsonDepth);
+    if (!document) return document.error();
+    asset.document = std::move(*document);
+
+    Layout layout;
+    ROOTBAKE_TRY(validateDocument(asset.document, asset.binary, limits, layout));
+    ROOTBAKE_TRY(buildRig(asset.document, limits, asset.rig));
+    if (const Json* scene = member(asset.document, "scene")) {
+        std::uint64_t index = 0;
+        ROOTBAKE_TRY(toUint(*scene, Where(kRoot, "scene"), index));
+        asset.scene = static_cast<int>(index);  // buildRig checked the range
+    } else {
+        asset.scene = sizeOf(member(asset.document, "scenes")) > 0 ? 0 : -1;
+    }
+    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, asset));
+    ROOTBAKE_TRY(validateData(layout, asset.buffers));
+    ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips));
+    return Ok{};
+}
+
+}  // namespace
+
+Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
+                                  const fs::path& folder, const LoadLimits& limits) {
+    Asset asset;
+    asset.fileName = fileName;
+    asset.folder = folder;
+    try {
+        if (Status status = load(bytes, folder, limits, asset); !status)
+            return Error{fileName + ": " + status.error().message};
+    } catch (const std::bad_alloc&) {
+        return Error{fileName + ": out of memory"};
+    } catch (const std::exception& e) {  // nlohmann or std::filesystem: caught at their edge
+        return Error{fileName + ": " + e.what()};
+    }
+    return asset;
+}
+
+Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
+    const std::string fileName = file.string();
+    std::error_code ec;
+    const fs::file_status status = fs::status(file, ec);
+    if (!fs::exists(status)) return Error{fileName + ": file not found"};
+    if (!fs::is_regular_file(status)) return Error{fileName + ": not a regular file"};
+    const std::uint64_t size = fs::file_size(file, ec);
+    if (ec) return Error{fileName + ": " + ec.message()};
+    if (size > limits.maxFileBytes)
+        return Error{fileName + ": file: " + std::to_string(size) + " bytes, more than maxFileBytes (" +
+                     std::to_string(limits.maxFileBytes) + ")"};
+    std::vector<std::uint8_t> bytes(size);
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{fileName + ": cannot open"};
+    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+    if (static_cast<std::uint64_t>(in.gcount()) != size)
+        return Error{fileName + ": cannot read (short read)"};
+    fs::path folder = file.parent_path();
+    if (folder.empty()) folder = ".";
+    return loadAssetFromMemory(bytes, fileName, folder, limits);
+}
+
+}  // namespace rootbake
