@@ -13,19 +13,21 @@ namespace rootbake::samples {
 
 struct ClipTruth {
     std::string name;
-    std::string source;        // "root", "footContact" or "none"
-    double duration = 0.0;     // s
-    glm::dvec3 stride{0.0};    // net travel over one cycle, scene space, m
-    double strideLength = 0.0; // m, along the direction of travel
-    double turn = 0.0;         // rad per cycle, about +Y
-    double averageSpeed = 0.0; // m/s
+    std::string source;         // "root", "footContact" or "none"
+    double duration = 0.0;      // s
+    glm::dvec3 stride{0.0};     // net travel over one cycle, scene space, m
+    double strideLength = 0.0;  // m, along the direction of travel
+    double turn = 0.0;          // rad per cycle, about +Y (+Z turns towards +X)
+    double averageSpeed = 0.0;  // m/s, strideLength / duration
     bool extractsRotation = false;
+    glm::dvec3 travelDirection{0.0, 0.0, 1.0};  // unit, scene space; +Z where there is no travel
+    std::vector<std::string> contactNodes;      // the planted leaves, for footContact clips only
 };
 
 struct BipedOptions {
-    int extraJoints = 0;          // joints added to the spine and fingers (the bench's wide rigs)
+    int extraJoints = 0;          // animated finger joints added to the hands (the bench's wide rigs)
     int clipCopies = 1;           // each clip written this many times (the bench's many-clip assets)
-    double durationScale = 1.0;   // stretches every clip (the bench's long clips)
+    double durationScale = 1.0;   // slows every clip down: same stride and turn, duration x this
     std::uint64_t meshBytes = 0;  // opaque vertex bytes added as a mesh (the bench's large asset)
 };
 
@@ -34,6 +36,8 @@ struct Biped {
     std::string json;               // buffers[0] has no uri: the GLB BIN chunk
     std::vector<std::uint8_t> bin;  // buffers[0] bytes
     std::vector<ClipTruth> truth;   // one per animation, same order
+    std::string rootNode = "Hips";  // the position-animated joint with the most animated descendants
+    double height = 1.7;            // m, rest pose: toes at y = 0, HeadTop at y = 1.7
 };
 
 Biped makeBiped(const BipedOptions& options = {});
