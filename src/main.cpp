@@ -6,6 +6,26 @@
 
 #include <clocale>
 
+namespace {
+
+void addAnalysisOptions(CLI::App& cmd, rootbake::cli::AnalysisArgs& a) {
+    const char* group = "Analysis";
+    cmd.add_option("--root", a.root, "Root node (name or nodes[N]); default: found")->group(group);
+    cmd.add_option("--character-node", a.characterNode, "Ancestor of the root to measure in; default: scene space")
+        ->group(group);
+    cmd.add_option("--contacts", a.contacts, "Contact nodes; default: found")->delimiter(',')->group(group);
+    cmd.add_option("--source", a.source, "auto, root or footContact")->group(group);
+    cmd.add_option("--extract-rotation", a.extractRotation, "auto, on or off")->group(group);
+    cmd.add_flag("--lateral", a.lateral, "Extract sideways root motion too (strafes)")->group(group);
+    cmd.add_option("--up-axis", a.upAxis, "Up axis: +Y (default), +Z, ... or x,y,z")->group(group);
+    cmd.add_option("--min-travel", a.minTravel, "Minimum travel per cycle, fraction of height (0.1)")->group(group);
+    cmd.add_option("--min-turn", a.minTurnDegrees, "Minimum turn per cycle, degrees (10)")->group(group);
+    cmd.add_option("--snap-angle", a.snapAngleDegrees, "Snap the direction to an axis within, degrees")->group(group);
+    cmd.add_option("--samples-per-second", a.samplesPerSecond, "Analysis samples per second (60)")->group(group);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
     using namespace rootbake::cli;
@@ -20,6 +40,13 @@ int main(int argc, char** argv) {
     infoCmd->add_option("inputs", infoArgs.inputs, "glTF files (.glb, .gltf)")->required();
     infoCmd->add_flag("--json", infoArgs.json, "Print one JSON document");
 
+    InspectArgs inspectArgs;
+    CLI::App* inspectCmd = app.add_subcommand("inspect", "Analyse every clip and print what was found; writes nothing");
+    inspectCmd->add_option("inputs", inspectArgs.inputs, "glTF files (.glb, .gltf)")->required();
+    inspectCmd->add_flag("--json", inspectArgs.json, "Print the sidecar's clip objects as one JSON document");
+    addAnalysisOptions(*inspectCmd, inspectArgs.analysis);
+    inspectCmd->footer("Example:\n  rootbake inspect walk.glb --root Hips");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -30,5 +57,6 @@ int main(int argc, char** argv) {
     }
 
     if (infoCmd->parsed()) return info(infoArgs);
+    if (inspectCmd->parsed()) return inspect(inspectArgs);
     return kUsage;
 }

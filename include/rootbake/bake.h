@@ -10,6 +10,8 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "rootbake/result.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -99,5 +101,125 @@ void sampleLocalPose(const Rig& rig, const Clip& clip, double t, std::span<Chann
 
 // Local-to-scene matrices of every node, one forward pass.
 void localToScene(const Rig& rig, std::span<const Transform> local, std::span<glm::dmat4> scene);
+
+// ---- analysis ---------------------------------------------------------------
+
+enum class Source : std::uint8_t { None, Root, FootContact };
+const char* sourceName(Source source);  // "none", "root", "footContact"
+
+// How a clip is analysed. Defaults match Babylon.js's RootMotionClip.
+struct Options {
+    glm::dvec3 upAxis{0.0, 1.0, 0.0};  // character space, normalized before use
+    double samplesPerSecond = 60.0;    // analysis samples per second of the clip
+    double minimumTravel = 0.1;        // fraction of the character height, per cycle
+    double minimumTurn = 0.17453292519943295;  // rad per cycle (10 degrees)
+    double directionSnapAngle = -1.0;  // rad; < 0: 0 for root travel, 10 degrees for deduced travel
+    bool extractLateralMotion = false; // keep the sideways part of root travel (strafes)
+    int extractRotation = -1;          // -1: when the turn reaches minimumTurn; 0: never; 1: always
+    Source forceSource = Source::None; // None: decide; Root or FootContact: force that source
+    std::string rootNode;              // node name or "nodes[N]"; empty: found
+    std::string characterNode;         // ancestor of the root; empty: the glTF scene space
+    std::vector<std::string> contactNodes;  // empty: found
+    std::uint64_t maxSamples = 1u << 22;    // analysis samples per clip (bounded memory)
+};
+
+struct PlantedInterval {
+    double start = 0.0, end = 0.0;  // s, from the clip start
+};
+
+struct ContactPlanting {
+    int node = -1;  // rig index
+    std::vector<PlantedInterval> planted;
+};
+
+// The motion to apply at every analysis sample, relative to the first frame,
+// in character space: translation (scene units) and turn about the up axis (rad).
+struct MotionTrack {
+    std::vector<double> times;  // s, from the clip start; samples + 1 entries
+    std::vector<glm::dvec3> translation;
+    std::vector<double> yaw;  // unwrapped
+};
+
+struct ClipAnalysis {
+    Source source = Source::None;
+    int root = -1;       // rig index, -1 when the clip animates no position
+    int character = -1;  // rig index of the character node, -1 for the glTF scene space
+    std::vector<int> contacts;  // rig indices; empty unless source is FootContact
+    glm::dvec3 upAxis{0.0, 1.0, 0.0};
+
+    double from = 0.0, to = 0.0;  // s, the range analysed
+    double duration = 0.0;        // s
+    double characterHeight = 0.0; // scene units
+    glm::dvec3 travelDirection{0.0, 0.0, 1.0};
+    glm::dvec3 stride{0.0};   // the cycle's offset, character space
+    double strideLength = 0.0;  // along travelDirection
+    double turn = 0.0;          // rad per cycle about the up axis
+    bool extractsRotation = false;
+    double averageSpeed = 0.0;         // strideLength / duration, units/s
+    double averageAngularSpeed = 0.0;  // turn / duration, rad/s
+    MotionTrack track;
+    std::vector<ContactPlanting> planting;  // every contact node's planted intervals
+
+    // What the in-place rewrite needs (removeMotion).
+    bool removesRootTravel = false;  // the travel is in the root's keys
+    bool pivots = false;             // a turn not in the root's travel: about the root's start
+    glm::dvec3 rootStart{0.0};       // root position at the first frame, character space
+    glm::dvec3 lateralDrift{0.0};    // sideways travel a direction snap leaves, removed evenly, not applied
+
+    std::string reason;  // one line per decision, "; "-separated
+    std::vector<std::string> warnings;
+};
+
+// Finds a node by name or "nodes[N]" (glTF index); -1 when there is none.
+int findNode(const Rig& rig, const std::string& label);
+
+// The position-animated node with the most animated descendants (a tie goes to
+// the ancestor); -1 when the clip animates no position.
+int findRoot(const Rig& rig, const Clip& clip);
+
+// Everything RootMotionClip finds for one clip. An error is an option that does
+// not fit the clip (a root name that is not there, an animated character node,
+// a forced source that cannot be had); a clip that simply has nothing to
+// analyse gets source None and a reason.
+Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options);
+
+// ---- in place -----------------------------------------------------------------
+
+// A root channel with the motion left out: it replaces channel gltfChannel of
+// the clip, or is added when gltfChannel is -1 (a translation channel for a
+// root that only turns, holding it where the character turns about).
+struct InPlaceChannel {
+    int gltfChannel = -1;
+    int node = -1;  // rig index
+    Path path = Path::Translation;
+    Interpolation interpolation = Interpolation::Linear;
+    std::vector<float> times;   // the source keys' times (or the analysis samples' for a new channel)
+    std::vector<float> values;  // as Channel::values
+};
+
+// The root's keys with the travel (and the extracted turn) taken out: at every
+// key time the root's pose in character space has the motion at that time
+// undone, then is expressed back in the root's parent space. Same times, count
+// and interpolation; CUBICSPLINE tangents follow the new curve. Empty for a
+// clip whose motion is not in its keys (footContact, none).
+std::vector<InPlaceChannel> removeMotion(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis);
+
+// The clip with its in-place channels in place of the source's: what the
+// rewritten file plays.
+Clip applyInPlace(const Clip& clip, const std::vector<InPlaceChannel>& channels);
+
+// How well the in-place clip loops: the largest mismatch between its first and
+// last frame over the root and the joints under it, in character space.
+struct LoopSeam {
+    double position = 0.0;          // scene units
+    double positionFraction = 0.0;  // of the character height
+    double rotationDegrees = 0.0;
+    int worstNode = -1;  // rig index of the largest position mismatch
+};
+LoopSeam measureLoopSeam(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
+
+// The motion at time t (s from the clip start), linearly between track samples.
+glm::dvec3 trackTranslationAt(const MotionTrack& track, double t);
+double trackYawAt(const MotionTrack& track, double t);
 
 }  // namespace rootbake

@@ -2,6 +2,8 @@
 // (CLI11) into these structs; each command returns an exit code.
 #pragma once
 
+#include "rootbake/bake.h"
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,26 @@ struct InfoArgs {
 };
 
 int info(const InfoArgs& args);
+
+// The analysis options as typed on the command line (README: Options).
+struct AnalysisArgs {
+    std::string root, characterNode, source, upAxis;
+    std::vector<std::string> contacts;
+    std::string extractRotation;  // "", "on", "off"
+    bool lateral = false;
+    double minTravel = -1, minTurnDegrees = -1, snapAngleDegrees = -1, samplesPerSecond = -1;
+};
+
+struct InspectArgs {
+    std::vector<std::string> inputs;
+    bool json = false;
+    AnalysisArgs analysis;
+};
+
+int inspect(const InspectArgs& args);
+
+// Converts typed options to the core's Options; an error names the option.
+bool toOptions(const AnalysisArgs& args, Options& options, std::string& error);
 
 // "rootbake: error: <message>" on stderr.
 void printError(const std::string& message);

@@ -1,0 +1,478 @@
+// analyzeClip: root, character space, height, turn, travel and contacts of a
+// clip, by the rules of Babylon.js's RootMotionClip (see docs/analysis.md).
+#include "core/frames.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+namespace rootbake {
+
+using core::Frames;
+using core::horizontal;
+using core::rotateAboutUp;
+using core::wrapAngle;
+
+namespace {
+
+constexpr double kContactHeightBand = 0.1;   // contact candidates reach this close to the lowest, x height
+constexpr double kPlantedHeightBand = 0.05;  // planted within this above its own lowest point, x height
+constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
+constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
+
+std::string format(const char* fmt, double a, double b = 0.0) {
+    char text[160];
+    std::snprintf(text, sizeof text, fmt, a, b);
+    return text;
+}
+
+struct ChannelsOfNode {
+    const Channel* translation = nullptr;
+    const Channel* rotation = nullptr;
+};
+
+ChannelsOfNode channelsOf(const Clip& clip, int node) {
+    ChannelsOfNode found;
+    for (const Channel& c : clip.channels) {
+        if (c.node != node) continue;
+        if (c.path == Path::Translation) found.translation = &c;  // the last one wins, as in playback
+        if (c.path == Path::Rotation) found.rotation = &c;
+    }
+    return found;
+}
+
+// Animated nodes in the order the clip first names them.
+std::vector<int> animatedNodes(const Clip& clip) {
+    std::vector<int> nodes;
+    for (const Channel& c : clip.channels)
+        if (std::find(nodes.begin(), nodes.end(), c.node) == nodes.end()) nodes.push_back(c.node);
+    return nodes;
+}
+
+bool isDescendant(const Rig& rig, int node, int ancestor) {
+    for (int p = rig.parent[node]; p >= 0; p = rig.parent[p])
+        if (p == ancestor) return true;
+    return false;
+}
+
+// 1 for base's strict descendants (every node when base is -1, the scene).
+std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
+    std::vector<std::uint8_t> under(rig.size(), base < 0 ? 1 : 0);
+    if (base < 0) return under;
+    for (int i = base + 1; i < rig.size(); ++i) {
+        const int p = rig.parent[i];
+        under[i] = p >= 0 && (p == base || under[p]);  // parent-first: the parent is settled
+    }
+    return under;
+}
+
+int countAnimatedDescendants(const Rig& rig, const std::vector<int>& animated, int node) {
+    int count = 0;
+    for (int other : animated)
+        if (other != node && isDescendant(rig, other, node)) ++count;
+    return count;
+}
+
+// Vertical extent, at the first frame, of the base and the joints under it.
+double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up) {
+    const std::vector<std::uint8_t> under = descendantsOf(rig, base);
+    double lowest = base >= 0 ? glm::dot(frames.at(0, base), up) : 0.0;  // the scene's own origin
+    double highest = lowest;
+    for (int n = 0; n < rig.size(); ++n) {
+        if (!under[n] || rig.hasMesh[n]) continue;
+        const double h = glm::dot(frames.at(0, n), up);
+        lowest = std::min(lowest, h);
+        highest = std::max(highest, h);
+    }
+    return highest - lowest;
+}
+
+// Turn about up at every frame relative to the first, unwrapped so a clip that
+// turns past half a revolution keeps counting.
+std::vector<double> measureRootYaw(const Frames& frames, const glm::dvec3& up) {
+    std::vector<double> yaw(frames.count);
+    const glm::dquat reference = glm::conjugate(frames.rootRotation[0]);
+    double previous = 0.0;
+    for (int i = 0; i < frames.count; ++i) {
+        const double wrapped = core::turnAbout(frames.rootRotation[i] * reference, up);
+        previous = i == 0 ? wrapped : previous + wrapAngle(wrapped - wrapAngle(previous));
+        yaw[i] = previous;
+    }
+    return yaw;
+}
+
+struct Analyzer {
+    const Rig& rig;
+    const Clip& clip;
+    const Options& options;
+    ClipAnalysis& out;
+    const Frames& frames;
+    glm::dvec3 up;
+
+    // Snaps the direction of travel onto the nearest horizontal character-space
+    // axis within the snap angle.
+    void snapTravelDirection(double defaultAngle) {
+        const double angle = options.directionSnapAngle >= 0.0 ? options.directionSnapAngle : defaultAngle;
+        if (angle <= 0.0) return;
+        double bestDot = std::cos(angle);
+        std::optional<glm::dvec3> best;
+        for (glm::dvec3 axis : {glm::dvec3(1, 0, 0), glm::dvec3(0, 1, 0), glm::dvec3(0, 0, 1)}) {
+            if (std::abs(glm::dot(axis, up)) > 0.5) continue;
+            axis = glm::normalize(horizontal(axis, up));
+            for (double sign : {1.0, -1.0}) {
+                const double dot = sign * glm::dot(axis, out.travelDirection);
+                if (dot >= bestDot) {
+                    bestDot = dot;
+                    best = sign * axis;
+                }
+            }
+        }
+        if (best) out.travelDirection = *best;
+    }
+
+    glm::dvec3 project(const glm::dvec3& v) const {
+        const glm::dvec3 h = horizontal(v, up);
+        if (options.extractLateralMotion) return h;
+        return out.travelDirection * glm::dot(h, out.travelDirection);
+    }
+
+    // The travel taken from the root at a pose: with a turn, every horizontal
+    // move (the direction turns with the character); without, the part along
+    // the direction of travel, so sway stays in the pose.
+    glm::dvec3 rootTravelAt(const glm::dvec3& position, const glm::dvec3& start, double yaw, bool turning) const {
+        if (turning) return horizontal(position, up) - rotateAboutUp(horizontal(start, up), yaw, up);
+        return project(position - start);
+    }
+
+    std::optional<std::vector<glm::dvec3>> measureRootTravel(const std::vector<double>* yaw, double minimumTravel,
+                                                            bool forced) {
+        const int last = frames.count - 1;
+        const glm::dvec3 start = frames.at(0, out.root);
+        const glm::dvec3 net = horizontal(frames.at(last, out.root) - start, up);
+        const double netLength = glm::length(net);
+        if (!forced && netLength < minimumTravel) {
+            out.reason += format("; root travel %.4g < minimum %.4g", netLength, minimumTravel);
+            return std::nullopt;
+        }
+        if (netLength > 0.0) out.travelDirection = net / netLength;
+        if (!yaw && !options.extractLateralMotion) {
+            snapTravelDirection(0.0);
+            // What the root still drifts sideways of a snapped direction would pop back
+            // at every loop: it is removed from the keys, evenly, but not applied.
+            out.lateralDrift = net - out.travelDirection * glm::dot(net, out.travelDirection);
+        }
+        std::vector<glm::dvec3> translation(frames.count);
+        for (int i = 0; i < frames.count; ++i)
+            translation[i] = rootTravelAt(frames.at(i, out.root), start, yaw ? (*yaw)[i] : 0.0, yaw != nullptr);
+        out.reason += format("; source root: net travel %.4g >= minimum %.4g", netLength, minimumTravel);
+        return translation;
+    }
+
+    std::vector<int> contactCandidates(int base) const {
+        const std::vector<std::uint8_t> under = descendantsOf(rig, base);
+        std::vector<std::uint8_t> hasJointChild(rig.size(), 0);
+        for (int n = 0; n < rig.size(); ++n)
+            if (rig.parent[n] >= 0 && !rig.hasMesh[n]) hasJointChild[rig.parent[n]] = 1;
+        std::vector<int> leaves;
+        for (int n = 0; n < rig.size(); ++n)
+            if (under[n] && !rig.hasMesh[n] && !hasJointChild[n]) leaves.push_back(n);
+        return leaves;
+    }
+
+    Result<std::optional<std::vector<glm::dvec3>>> measureContactTravel(const std::vector<double>* yaw,
+                                                                        double minimumTravel, bool forced) {
+        std::vector<int> contacts;
+        const bool explicitContacts = !options.contactNodes.empty();
+        if (explicitContacts) {
+            for (const std::string& label : options.contactNodes) {
+                const int node = findNode(rig, label);
+                if (node < 0) return Error{"contact node \"" + label + "\" is not in the asset"};
+                contacts.push_back(node);
+            }
+        } else {
+            contacts = contactCandidates(out.root >= 0 ? out.root : out.character);
+        }
+        if (contacts.empty()) {
+            out.reason += "; no contact candidates";
+            return std::optional<std::vector<glm::dvec3>>{};
+        }
+
+        // Lowest point of each candidate over the whole clip: a run starts with a foot in
+        // the air, so one frame cannot tell which nodes ever reach the ground.
+        std::vector<double> lowest(contacts.size(), std::numeric_limits<double>::infinity());
+        for (size_t c = 0; c < contacts.size(); ++c)
+            for (int i = 0; i < frames.count; ++i)
+                lowest[c] = std::min(lowest[c], glm::dot(frames.at(i, contacts[c]), up));
+        if (!explicitContacts) {
+            const double ground = *std::min_element(lowest.begin(), lowest.end());
+            size_t kept = 0;
+            for (size_t c = 0; c < contacts.size(); ++c) {
+                if (lowest[c] > ground + kContactHeightBand * out.characterHeight) continue;
+                contacts[kept] = contacts[c];
+                lowest[kept] = lowest[c];
+                ++kept;
+            }
+            contacts.resize(kept);
+            lowest.resize(kept);
+        }
+
+        const double tolerance = kPlantedHeightBand * out.characterHeight;
+        auto planted = [&](size_t c, int i) { return glm::dot(frames.at(i, contacts[c]), up) <= lowest[c] + tolerance; };
+
+        // A planted contact stands still in the world, so in character space it moves at
+        // exactly minus the character's velocity, which changes smoothly. Each interval
+        // takes the planted contact whose step (turn so far undone) is closest to the
+        // ground speed of the interval before, starting from the clip's average measured
+        // with the slowest planted contact. With no contact planted (the flight of a run)
+        // the ground speed carries on.
+        const int intervals = frames.count - 1;
+        std::vector<glm::dvec3> steps(intervals);
+        std::vector<std::uint8_t> grounded(intervals, 0);
+        auto walk = [&](bool tracking, glm::dvec3 previous) {
+            for (int i = 1; i <= intervals; ++i) {
+                const double turn = yaw ? (*yaw)[i] : 0.0;
+                double best = std::numeric_limits<double>::infinity();
+                glm::dvec3 chosen(0.0);
+                for (size_t c = 0; c < contacts.size(); ++c) {
+                    if (!planted(c, i - 1) || !planted(c, i)) continue;
+                    const glm::dvec3 step = horizontal(frames.at(i - 1, contacts[c]) - frames.at(i, contacts[c]), up);
+                    const glm::dvec3 unturned = rotateAboutUp(step, -turn, up);
+                    const glm::dvec3 d = tracking ? unturned - previous : unturned;
+                    const double score = glm::dot(d, d);
+                    if (score < best) {
+                        best = score;
+                        chosen = unturned;
+                    }
+                }
+                grounded[i - 1] = best < std::numeric_limits<double>::infinity();
+                steps[i - 1] = grounded[i - 1] ? chosen : previous;
+                if (tracking) previous = steps[i - 1];
+            }
+        };
+        walk(false, glm::dvec3(0.0));
+        glm::dvec3 reference(0.0);
+        int groundedCount = 0;
+        for (int i = 0; i < intervals; ++i)
+            if (grounded[i]) reference += steps[i], ++groundedCount;
+        if (groundedCount > 0) reference /= groundedCount;
+        walk(true, reference);
+
+        std::vector<glm::dvec3> translation(frames.count, glm::dvec3(0.0));
+        glm::dvec3 travelled(0.0), heading(0.0);
+        double pathLength = 0.0;
+        for (int i = 1; i <= intervals; ++i) {
+            heading += steps[i - 1];
+            pathLength += glm::length(steps[i - 1]);
+            travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
+            translation[i] = travelled;
+        }
+        const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
+        const double travelledLength = glm::length(travelled);
+        if (travelledLength > 0.0) out.travelDirection = travelled / travelledLength;
+        const double distance = glm::dot(travelled, out.travelDirection);
+        if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
+            out.travelDirection = {0, 0, 1};
+            out.reason += format("; contact travel %.4g (minimum %.4g)", distance, minimumTravel) +
+                          format(", straightness %.3f (minimum %.2f)", straightness, kMinimumStraightness);
+            return std::optional<std::vector<glm::dvec3>>{};
+        }
+        if (!yaw) {
+            // Straight: only the travel along the direction, as for root travel.
+            if (!options.extractLateralMotion) snapTravelDirection(kDeducedSnapAngle);
+            for (glm::dvec3& t : translation) t = out.travelDirection * glm::dot(t, out.travelDirection);
+        }
+        out.contacts = contacts;
+        out.planting.clear();
+        for (size_t c = 0; c < contacts.size(); ++c) out.planting.push_back(plantedIntervals(contacts[c], lowest[c] + tolerance));
+        out.reason += format("; source footContact: deduced travel %.4g, straightness %.3f", distance, straightness);
+        return std::optional<std::vector<glm::dvec3>>{std::move(translation)};
+    }
+
+    ContactPlanting plantedIntervals(int node, double ceiling) const {
+        ContactPlanting result;
+        result.node = node;
+        int start = -1;
+        for (int i = 0; i <= frames.count; ++i) {
+            const bool down = i < frames.count && glm::dot(frames.at(i, node), up) <= ceiling;
+            if (down && start < 0) start = i;
+            if (!down && start >= 0) {
+                result.planted.push_back({frames.time(start) - frames.from, frames.time(i - 1) - frames.from});
+                start = -1;
+            }
+        }
+        return result;
+    }
+};
+
+}  // namespace
+
+const char* sourceName(Source source) {
+    switch (source) {
+        case Source::Root: return "root";
+        case Source::FootContact: return "footContact";
+        case Source::None: break;
+    }
+    return "none";
+}
+
+int findNode(const Rig& rig, const std::string& label) {
+    for (int n = 0; n < rig.size(); ++n)
+        if (rig.name[n] == label) return n;
+    int index = -1;
+    char tail = 0;
+    if (std::sscanf(label.c_str(), "nodes[%d]%c", &index, &tail) == 2 && tail == ']' && index >= 0 &&
+        index < static_cast<int>(rig.rigIndexOfGltf.size()))
+        return rig.rigIndexOfGltf[index];
+    return -1;
+}
+
+int findRoot(const Rig& rig, const Clip& clip) {
+    const std::vector<int> animated = animatedNodes(clip);
+    int best = -1, bestCount = -1;
+    for (int node : animated) {
+        if (!channelsOf(clip, node).translation) continue;
+        const int count = countAnimatedDescendants(rig, animated, node);
+        if (count > bestCount || (count == bestCount && best >= 0 && isDescendant(rig, best, node))) {
+            best = node;
+            bestCount = count;
+        }
+    }
+    return best;
+}
+
+Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    ClipAnalysis out;
+    const double upLength = glm::length(options.upAxis);
+    if (!(upLength > 0.0) || !std::isfinite(upLength)) return Error{"the up axis has no direction"};
+    const glm::dvec3 up = options.upAxis / upLength;
+    out.upAxis = up;
+
+    const std::vector<int> animated = animatedNodes(clip);
+    if (animated.empty()) {
+        out.reason = "clip animates no transform node";
+        return out;
+    }
+
+    // Root: named, else found.
+    if (!options.rootNode.empty()) {
+        out.root = findNode(rig, options.rootNode);
+        if (out.root < 0) return Error{"root node \"" + options.rootNode + "\" is not in the asset"};
+        out.reason = "root: " + nodeLabel(rig, out.root) + " (given)";
+    } else {
+        out.root = findRoot(rig, clip);
+        if (out.root >= 0)
+            out.reason = "root: " + nodeLabel(rig, out.root) + " - position-animated, " +
+                         std::to_string(countAnimatedDescendants(rig, animated, out.root)) + " animated descendants";
+        else
+            out.reason = "root: none - the clip animates no position";
+    }
+    const int anchor = out.root >= 0 ? out.root : animated.front();
+
+    // Character space: the scene's unless an ancestor of the root is named.
+    if (!options.characterNode.empty()) {
+        out.character = findNode(rig, options.characterNode);
+        if (out.character < 0) return Error{"character node \"" + options.characterNode + "\" is not in the asset"};
+        if (!isDescendant(rig, anchor, out.character))
+            return Error{"character node \"" + options.characterNode + "\" is not an ancestor of the root \"" +
+                         nodeLabel(rig, anchor) + "\""};
+        const ChannelsOfNode animatedCharacter = channelsOf(clip, out.character);
+        if (animatedCharacter.translation || animatedCharacter.rotation)
+            return Error{"character node \"" + options.characterNode +
+                         "\" is animated in position or rotation: it is to receive the motion; pass an ancestor "
+                         "the clip does not animate"};
+    }
+
+    const ChannelsOfNode rootChannels = out.root >= 0 ? channelsOf(clip, out.root) : ChannelsOfNode{};
+    if (options.forceSource == Source::Root && !rootChannels.translation)
+        return Error{"source root was asked for, but the root \"" + nodeLabel(rig, anchor) +
+                     "\" has no position animation"};
+
+    // Range: as playback plays it, from the clip's start (0) to its last key.
+    out.from = 0.0;
+    out.to = std::max(0.0, clip.end);
+    out.duration = out.to - out.from;
+    const double wanted = std::ceil(out.duration * options.samplesPerSecond);
+    if (!(wanted <= double(options.maxSamples)))
+        return Error{format("%.0f analysis samples exceed the limit of %.0f", wanted, double(options.maxSamples))};
+    const int samples = std::max(2, static_cast<int>(wanted));
+    const Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
+
+    out.characterHeight = measureHeight(rig, frames, out.root >= 0 ? out.root : out.character, up);
+    const double scale = out.characterHeight > 0.0 ? out.characterHeight : 1.0;
+    const double minimumTravel = options.minimumTravel * scale;
+    Analyzer analyzer{rig, clip, options, out, frames, up};
+
+    // Turning is only ever in the root's own rotation.
+    std::vector<double> yaw;
+    if (out.root >= 0 && options.extractRotation != 0 && rootChannels.rotation) {
+        std::vector<double> measured = measureRootYaw(frames, up);
+        const double endTurn = std::abs(wrapAngle(measured.back()));
+        if (options.extractRotation == 1 || endTurn >= options.minimumTurn) {
+            yaw = std::move(measured);
+            out.reason += format("; turn %.1f deg extracted (minimum %.1f)", yaw.back() * 180 / std::numbers::pi,
+                                 options.minimumTurn * 180 / std::numbers::pi);
+        }
+    }
+    const std::vector<double>* turning = yaw.empty() ? nullptr : &yaw;
+    out.extractsRotation = turning != nullptr;
+
+    std::optional<std::vector<glm::dvec3>> translation;
+    if (options.forceSource != Source::FootContact && rootChannels.translation) {
+        translation = analyzer.measureRootTravel(turning, minimumTravel, options.forceSource == Source::Root);
+        if (translation) {
+            out.source = Source::Root;
+            out.removesRootTravel = true;
+        }
+    }
+    if (!translation && options.forceSource != Source::Root) {
+        auto contact = analyzer.measureContactTravel(turning, minimumTravel, options.forceSource == Source::FootContact);
+        if (!contact) return contact.error();
+        translation = std::move(*contact);
+        if (translation) out.source = Source::FootContact;
+    }
+    if (!translation && turning) {
+        // A turn on the spot: the root keeps its travel and sway, only the turn is taken out.
+        translation.emplace(frames.count, glm::dvec3(0.0));
+        out.source = Source::Root;
+        out.reason += "; source root: a turn on the spot";
+    }
+    out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
+    if (translation && turning && !out.removesRootTravel) {
+        // A turn that is not in the root's travel turns the character about the root's
+        // starting point, so a root off the character's axis does not swing at every loop.
+        for (int i = 0; i < frames.count; ++i)
+            (*translation)[i] += analyzer.rootTravelAt(out.rootStart, out.rootStart, yaw[i], true);
+        out.pivots = true;
+        // The travel of a turn on the spot is the pivot's chord; Babylon keeps whatever
+        // direction a rejected contact measurement left behind, which can make the speed
+        // of a clip that does not travel negative.
+        const glm::dvec3 chord = horizontal(translation->back(), up);
+        if (out.source == Source::Root && glm::length(chord) > 0.0) out.travelDirection = glm::normalize(chord);
+    }
+
+    out.track.times.resize(frames.count);
+    for (int i = 0; i < frames.count; ++i) out.track.times[i] = frames.time(i) - out.from;
+    if (translation) {
+        out.track.translation = std::move(*translation);
+        out.track.yaw = turning ? yaw : std::vector<double>(frames.count, 0.0);
+        out.stride = out.track.translation.back();
+        out.turn = out.track.yaw.back();
+    } else {
+        out.source = Source::None;
+        out.extractsRotation = false;
+        out.travelDirection = {0, 0, 1};
+        out.lateralDrift = glm::dvec3(0.0);
+        out.track.translation.assign(frames.count, glm::dvec3(0.0));
+        out.track.yaw.assign(frames.count, 0.0);
+        out.reason += "; source none: no travel and no turn";
+    }
+    if (out.source != Source::FootContact) out.contacts.clear();
+    out.strideLength = glm::dot(out.stride, out.travelDirection);
+    out.averageSpeed = out.duration > 0.0 ? out.strideLength / out.duration : 0.0;
+    out.averageAngularSpeed = out.duration > 0.0 ? out.turn / out.duration : 0.0;
+    return out;
+}
+
+}  // namespace rootbake

@@ -1,0 +1,51 @@
+// Internal to the core: a clip sampled at evenly spaced times, and the small
+// geometry helpers every analysis step shares.
+#pragma once
+
+#include "rootbake/bake.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace rootbake::core {
+
+// Positions of every node in character space at samples + 1 evenly spaced
+// times, and the root's rotation there: one pose pass per sample.
+struct Frames {
+    int count = 0;  // samples + 1
+    int nodes = 0;
+    double from = 0.0, to = 0.0;  // s
+    std::vector<glm::dvec3> position;    // [frame * nodes + node]
+    std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
+
+    const glm::dvec3& at(int frame, int node) const { return position[size_t(frame) * nodes + node]; }
+    // The time of sample i, computed from its index (never accumulated).
+    double time(int i) const { return from + (to - from) * i / (count - 1); }
+};
+
+Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                    int root);
+
+// The rotation part of a transform, as a unit quaternion (a mirrored transform
+// has its y axis flipped first, so the rest is a proper rotation).
+glm::dquat rotationOf(const glm::dmat4& m);
+
+inline double wrapAngle(double angle) {
+    constexpr double twoPi = 2.0 * std::numbers::pi;
+    return angle - twoPi * std::floor((angle + std::numbers::pi) / twoPi);
+}
+
+inline glm::dvec3 horizontal(const glm::dvec3& v, const glm::dvec3& up) { return v - up * glm::dot(v, up); }
+
+inline glm::dvec3 rotateAboutUp(const glm::dvec3& v, double angle, const glm::dvec3& up) {
+    if (angle == 0.0) return v;
+    return glm::angleAxis(angle, up) * v;
+}
+
+// The turn about up that best matches a change of orientation `delta`, in
+// (-pi, pi]: measured on two horizontal axes, so it stays defined while the
+// rotation also pitches and rolls (a swing-twist split jumps by half turns when
+// the hips tilt through the vertical).
+double turnAbout(const glm::dquat& delta, const glm::dvec3& up);
+
+}  // namespace rootbake::core

@@ -1,0 +1,58 @@
+#include "write/sidecar.h"
+
+namespace rootbake {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json vec3(const glm::dvec3& v) { return Json::array({v.x, v.y, v.z}); }
+
+}  // namespace
+
+Json nodeRef(const Rig& rig, int node) {
+    if (node < 0) return nullptr;
+    return Json{{"name", rig.name[node]}, {"index", rig.gltfIndex[node]}};
+}
+
+Json clipToJson(const Rig& rig, const Clip& clip, const ClipAnalysis& a, int animationIndex) {
+    Json out;
+    out["name"] = clip.name;
+    out["animation"] = animationIndex;
+    out["source"] = sourceName(a.source);
+    out["rootNode"] = nodeRef(rig, a.root);
+    out["characterNode"] = nodeRef(rig, a.character);
+    out["contactNodes"] = Json::array();
+    for (int node : a.contacts) out["contactNodes"].push_back(nodeRef(rig, node));
+    out["from"] = a.from;
+    out["to"] = a.to;
+    out["duration"] = a.duration;
+    out["characterHeight"] = a.characterHeight;
+    out["travelDirection"] = vec3(a.travelDirection);
+    out["stride"] = vec3(a.stride);
+    out["strideLength"] = a.strideLength;
+    out["turn"] = a.turn;
+    out["extractsRotation"] = a.extractsRotation;
+    out["averageSpeed"] = a.averageSpeed;
+    out["averageAngularSpeed"] = a.averageAngularSpeed;
+
+    Json track;
+    track["sampleRate"] = a.duration > 0.0 ? (a.track.times.size() - 1) / a.duration : 0.0;
+    track["times"] = a.track.times;
+    track["translation"] = Json::array();
+    for (const glm::dvec3& t : a.track.translation) track["translation"].push_back(vec3(t));
+    track["yaw"] = a.track.yaw;
+    out["track"] = std::move(track);
+
+    out["contacts"] = Json::array();
+    for (const ContactPlanting& c : a.planting) {
+        Json planted = Json::array();
+        for (const PlantedInterval& p : c.planted) planted.push_back(Json::array({p.start, p.end}));
+        out["contacts"].push_back(Json{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}});
+    }
+    out["reason"] = a.reason;
+    out["warnings"] = a.warnings;
+    return out;
+}
+
+}  // namespace rootbake
