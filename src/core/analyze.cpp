@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
+#include <string_view>
 #include <limits>
 #include <optional>
 
@@ -19,13 +20,15 @@ namespace {
 
 constexpr double kContactHeightBand = 0.1;   // contact candidates reach this close to the lowest, x height
 constexpr double kPlantedHeightBand = 0.05;  // planted within this above its own lowest point, x height
+constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
 constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
 
-std::string format(const char* fmt, double a, double b = 0.0) {
-    char text[160];
-    std::snprintf(text, sizeof text, fmt, a, b);
-    return text;
+// A number for a reason line: locale-independent, `digits` significant digits.
+std::string num(double value, int digits = 4) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, digits).ptr;
+    return std::string(text, end);
 }
 
 struct ChannelsOfNode {
@@ -153,7 +156,7 @@ struct Analyzer {
         const glm::dvec3 net = horizontal(frames.at(last, out.root) - start, up);
         const double netLength = glm::length(net);
         if (!forced && netLength < minimumTravel) {
-            out.reason += format("; root travel %.4g < minimum %.4g", netLength, minimumTravel);
+            out.reason += "; root travel " + num(netLength) + " < minimum " + num(minimumTravel);
             return std::nullopt;
         }
         if (netLength > 0.0) out.travelDirection = net / netLength;
@@ -166,7 +169,7 @@ struct Analyzer {
         std::vector<glm::dvec3> translation(frames.count);
         for (int i = 0; i < frames.count; ++i)
             translation[i] = rootTravelAt(frames.at(i, out.root), start, yaw ? (*yaw)[i] : 0.0, yaw != nullptr);
-        out.reason += format("; source root: net travel %.4g >= minimum %.4g", netLength, minimumTravel);
+        out.reason += "; source root: net travel " + num(netLength) + " >= minimum " + num(minimumTravel);
         return translation;
     }
 
@@ -274,8 +277,8 @@ struct Analyzer {
         const double distance = glm::dot(travelled, out.travelDirection);
         if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
             out.travelDirection = {0, 0, 1};
-            out.reason += format("; contact travel %.4g (minimum %.4g)", distance, minimumTravel) +
-                          format(", straightness %.3f (minimum %.2f)", straightness, kMinimumStraightness);
+            out.reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
+                          num(straightness, 3) + " (minimum " + num(kMinimumStraightness, 2) + ")";
             return std::optional<std::vector<glm::dvec3>>{};
         }
         if (!yaw) {
@@ -285,8 +288,8 @@ struct Analyzer {
         }
         out.contacts = contacts;
         out.planting.clear();
-        for (size_t c = 0; c < contacts.size(); ++c) out.planting.push_back(plantedIntervals(contacts[c], lowest[c] + tolerance));
-        out.reason += format("; source footContact: deduced travel %.4g, straightness %.3f", distance, straightness);
+        for (size_t c = 0; c < contacts.size(); ++c) out.planting.push_back(plantedIntervals(contacts[c], lowest[c] + kStrictPlantedBand * out.characterHeight));
+        out.reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3);
         return std::optional<std::vector<glm::dvec3>>{std::move(translation)};
     }
 
@@ -320,11 +323,16 @@ const char* sourceName(Source source) {
 int findNode(const Rig& rig, const std::string& label) {
     for (int n = 0; n < rig.size(); ++n)
         if (rig.name[n] == label) return n;
-    int index = -1;
-    char tail = 0;
-    if (std::sscanf(label.c_str(), "nodes[%d]%c", &index, &tail) == 2 && tail == ']' && index >= 0 &&
-        index < static_cast<int>(rig.rigIndexOfGltf.size()))
-        return rig.rigIndexOfGltf[index];
+    const std::string_view prefix = "nodes[";
+    if (label.size() > prefix.size() + 1 && label.compare(0, prefix.size(), prefix) == 0 && label.back() == ']') {
+        int index = -1;
+        const char* first = label.data() + prefix.size();
+        const char* last = label.data() + label.size() - 1;
+        const auto parsed = std::from_chars(first, last, index);
+        if (parsed.ec == std::errc() && parsed.ptr == last && index >= 0 &&
+            index < static_cast<int>(rig.rigIndexOfGltf.size()))
+            return rig.rigIndexOfGltf[index];
+    }
     return -1;
 }
 
@@ -395,7 +403,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     out.duration = out.to - out.from;
     const double wanted = std::ceil(out.duration * options.samplesPerSecond);
     if (!(wanted <= double(options.maxSamples)))
-        return Error{format("%.0f analysis samples exceed the limit of %.0f", wanted, double(options.maxSamples))};
+        return Error{num(wanted, 17) + " analysis samples exceed the limit of " + std::to_string(options.maxSamples)};
     const int samples = std::max(2, static_cast<int>(wanted));
     const Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
 
@@ -411,8 +419,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         const double endTurn = std::abs(wrapAngle(measured.back()));
         if (options.extractRotation == 1 || endTurn >= options.minimumTurn) {
             yaw = std::move(measured);
-            out.reason += format("; turn %.1f deg extracted (minimum %.1f)", yaw.back() * 180 / std::numbers::pi,
-                                 options.minimumTurn * 180 / std::numbers::pi);
+            out.reason += "; turn " + num(yaw.back() * 180 / std::numbers::pi, 3) + " deg extracted (minimum " +
+                          num(options.minimumTurn * 180 / std::numbers::pi, 3) + ")";
         }
     }
     const std::vector<double>* turning = yaw.empty() ? nullptr : &yaw;

