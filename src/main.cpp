@@ -1,4 +1,5 @@
 // rootbake: bakes root motion out of glTF 2.0 animations. See README.md.
+#include "cli/bake.h"
 #include "cli/cli.h"
 #include "rootbake/version.h"
 
@@ -47,6 +48,18 @@ int main(int argc, char** argv) {
     addAnalysisOptions(*inspectCmd, inspectArgs.analysis);
     inspectCmd->footer("Example:\n  rootbake inspect walk.glb --root Hips");
 
+    BakeArgs bakeArgs;
+    CLI::App* bakeCmd = app.add_subcommand("bake", "Write the in-place asset and its root-motion sidecar");
+    bakeCmd->add_option("input", bakeArgs.input, "glTF file (.glb, .gltf)")->required();
+    bakeCmd->add_option("-o,--output", bakeArgs.output, "Output .glb/.gltf; the sidecar is <stem>.rootmotion.json")
+        ->required();
+    bakeCmd->add_flag("--force", bakeArgs.force, "Overwrite existing outputs");
+    bakeCmd->add_flag("--keep-source", bakeArgs.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
+    CLI::Option* glbFlag = bakeCmd->add_flag("--glb", bakeArgs.glb, "Write a GLB (default: the input's container)");
+    bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write a .gltf with a .bin beside it")->excludes(glbFlag);
+    addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
+    bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -58,5 +71,6 @@ int main(int argc, char** argv) {
 
     if (infoCmd->parsed()) return info(infoArgs);
     if (inspectCmd->parsed()) return inspect(inspectArgs);
+    if (bakeCmd->parsed()) return bake(bakeArgs);
     return kUsage;
 }

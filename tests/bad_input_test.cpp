@@ -394,6 +394,9 @@ const std::vector<Case>& table() {
         memory("too-many-keys.gltf", nullptr, "animations[0].samplers[0].input: accessors[0] has 3 keys, more than maxKeysPerChannel (2)",
                limit([](LoadLimits& l) { l.maxKeysPerChannel = 2; })),
         memory("too-big-file.gltf", nullptr, "file: ", limit([](LoadLimits& l) { l.maxFileBytes = 10; })),
+        memory("too-much-key-data.gltf", nullptr,
+               "animations[0].channels[0]: the key data of animations[0..0] decodes to more than maxKeyBytes (47 bytes in all)",
+               limit([](LoadLimits& l) { l.maxKeyBytes = 47; })),
         memory("sparse-index-range.gltf",
                [](Json& d, Bytes&) {
                    d["accessors"][1]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", 0}, {"componentType", 5121}, {"byteOffset", 11}}},

@@ -1,7 +1,7 @@
 // rootbake inspect: the analysis of every clip, as a table or as JSON; writes nothing.
 #include "cli/cli.h"
 #include "gltf/asset.h"
-#include "write/sidecar.h"
+#include "write/bake.h"
 
 #include <cstdio>
 #include <numbers>
@@ -27,16 +27,16 @@ int inspect(const InspectArgs& args) {
         nlohmann::ordered_json clips = nlohmann::ordered_json::array();
         if (!args.json) std::printf("%s\n", input.c_str());
         for (const Clip& clip : asset->clips) {
-            auto analysis = analyzeClip(asset->rig, clip, options);
-            if (!analysis) {
-                printError(input + ": animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name +
-                           "\": " + analysis.error().message);
+            // The same analysis and clip objects as bake's sidecar.
+            auto baked = bakeClip(asset->rig, clip, options);
+            if (!baked) {
+                printError(input + ": " + baked.error().message);
                 status = kBadInput;
                 continue;
             }
-            const ClipAnalysis& a = *analysis;
+            const ClipAnalysis& a = baked->analysis;
             if (args.json) {
-                clips.push_back(clipToJson(asset->rig, clip, a, clip.gltfIndex));
+                clips.push_back(clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name));
                 continue;
             }
             std::printf("  %-28s %-11s %-22s %9.4f m %8.2f deg %8.4f m/s %7.3f s  %s\n", clip.name.c_str(),

@@ -23,6 +23,8 @@ constexpr double kPlantedHeightBand = 0.05;  // planted within this above its ow
 constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
 constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
+constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
+constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
 
 // A number for a reason line: locale-independent, `digits` significant digits.
 std::string num(double value, int digits = 4) {
@@ -47,11 +49,23 @@ ChannelsOfNode channelsOf(const Clip& clip, int node) {
 }
 
 // Animated nodes in the order the clip first names them.
-std::vector<int> animatedNodes(const Clip& clip) {
+std::vector<int> animatedNodes(const Rig& rig, const Clip& clip) {
     std::vector<int> nodes;
+    std::vector<std::uint8_t> seen(rig.size(), 0);
     for (const Channel& c : clip.channels)
-        if (std::find(nodes.begin(), nodes.end(), c.node) == nodes.end()) nodes.push_back(c.node);
+        if (!seen[c.node]) seen[c.node] = 1, nodes.push_back(c.node);
     return nodes;
+}
+
+// Per node, how many animated nodes are below it: one backward pass over the
+// parent-first order (per-node ancestor walks cost animated x depth each).
+std::vector<int> animatedDescendantCounts(const Rig& rig, const std::vector<int>& animated) {
+    std::vector<int> below(rig.size(), 0);
+    std::vector<std::uint8_t> isAnimated(rig.size(), 0);
+    for (int node : animated) isAnimated[node] = 1;
+    for (int n = rig.size() - 1; n >= 0; --n)
+        if (rig.parent[n] >= 0) below[rig.parent[n]] += below[n] + isAnimated[n];
+    return below;
 }
 
 bool isDescendant(const Rig& rig, int node, int ancestor) {
@@ -69,13 +83,6 @@ std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
         under[i] = p >= 0 && (p == base || under[p]);  // parent-first: the parent is settled
     }
     return under;
-}
-
-int countAnimatedDescendants(const Rig& rig, const std::vector<int>& animated, int node) {
-    int count = 0;
-    for (int other : animated)
-        if (other != node && isDescendant(rig, other, node)) ++count;
-    return count;
 }
 
 // Vertical extent, at the first frame, of the base and the joints under it.
@@ -337,11 +344,15 @@ int findNode(const Rig& rig, const std::string& label) {
 }
 
 int findRoot(const Rig& rig, const Clip& clip) {
-    const std::vector<int> animated = animatedNodes(clip);
+    const std::vector<int> animated = animatedNodes(rig, clip);
+    const std::vector<int> below = animatedDescendantCounts(rig, animated);
+    std::vector<std::uint8_t> translated(rig.size(), 0);
+    for (const Channel& c : clip.channels)
+        if (c.path == Path::Translation) translated[c.node] = 1;
     int best = -1, bestCount = -1;
     for (int node : animated) {
-        if (!channelsOf(clip, node).translation) continue;
-        const int count = countAnimatedDescendants(rig, animated, node);
+        if (!translated[node]) continue;
+        const int count = below[node];
         if (count > bestCount || (count == bestCount && best >= 0 && isDescendant(rig, best, node))) {
             best = node;
             bestCount = count;
@@ -357,7 +368,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     const glm::dvec3 up = options.upAxis / upLength;
     out.upAxis = up;
 
-    const std::vector<int> animated = animatedNodes(clip);
+    const std::vector<int> animated = animatedNodes(rig, clip);
     if (animated.empty()) {
         out.reason = "clip animates no transform node";
         return out;
@@ -372,7 +383,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         out.root = findRoot(rig, clip);
         if (out.root >= 0)
             out.reason = "root: " + nodeLabel(rig, out.root) + " - position-animated, " +
-                         std::to_string(countAnimatedDescendants(rig, animated, out.root)) + " animated descendants";
+                         std::to_string(animatedDescendantCounts(rig, animated)[out.root]) + " animated descendants";
         else
             out.reason = "root: none - the clip animates no position";
     }
@@ -401,11 +412,45 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     out.from = 0.0;
     out.to = std::max(0.0, clip.end);
     out.duration = out.to - out.from;
+    // Bounded work and memory, whatever the key times say: the samples, and the
+    // positions of every node at every sample (24 bytes each) that the frames keep.
     const double wanted = std::ceil(out.duration * options.samplesPerSecond);
-    if (!(wanted <= double(options.maxSamples)))
-        return Error{num(wanted, 17) + " analysis samples exceed the limit of " + std::to_string(options.maxSamples)};
+    const double sampleLimit = std::min(double(options.maxSamples), double(std::numeric_limits<int>::max() - 1));
+    if (!(wanted <= sampleLimit))
+        return Error{"the clip lasts " + num(out.duration, 6) + " s: " + num(wanted, 6) + " analysis samples at " +
+                     num(options.samplesPerSecond) + " per second, more than maxSamples (" +
+                     std::to_string(options.maxSamples) + ")"};
     const int samples = std::max(2, static_cast<int>(wanted));
+    const double nodeSamples = double(samples + 1) * rig.size();
+    const double nodeSampleLimit = double(options.maxSamples) * kNodeSamplesPerSample;
+    if (nodeSamples > nodeSampleLimit)
+        return Error{std::to_string(samples + 1) + " analysis samples x " + std::to_string(rig.size()) + " nodes = " +
+                     num(nodeSamples, 6) + " node positions, more than " + std::to_string(kNodeSamplesPerSample) +
+                     " x maxSamples (" + num(nodeSampleLimit, 6) + ")"};
+    // removeMotion poses the root and its ancestors at each of the root's keys (three times
+    // for CUBICSPLINE): bounded the same way.
+    if (out.root >= 0) {
+        int chain = 0;
+        for (int n = out.root; n >= 0; n = rig.parent[n]) ++chain;
+        double keys = 0.0;
+        for (const Channel* c : {rootChannels.translation, rootChannels.rotation})
+            if (c) keys += double(c->keyCount()) * (c->interpolation == Interpolation::CubicSpline ? 3 : 1);
+        if (keys * chain > nodeSampleLimit)
+            return Error{"the root's keys (" + num(keys, 6) + " poses) x its " + std::to_string(chain) +
+                         " ancestors and itself, more than " + std::to_string(kNodeSamplesPerSample) +
+                         " x maxSamples (" + num(nodeSampleLimit, 6) + ")"};
+    }
     const Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
+    // Finite keys can still compose to huge or infinite positions (scales of 1e30 in a chain):
+    // refused, so every number the analysis derives stays finite.
+    for (int i = 0; i < frames.count; ++i)
+        for (int n = 0; n < frames.nodes; ++n) {
+            const glm::dvec3& p = frames.at(i, n);
+            if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate && std::abs(p.z) <= kMaxCoordinate))
+                return Error{nodeLabel(rig, n) + " is at (" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) + ") at " +
+                             num(frames.time(i)) + " s: beyond " + num(kMaxCoordinate) +
+                             " units, the transforms overflow"};
+        }
 
     out.characterHeight = measureHeight(rig, frames, out.root >= 0 ? out.root : out.character, up);
     const double scale = out.characterHeight > 0.0 ? out.characterHeight : 1.0;

@@ -2,6 +2,8 @@
 
 #include <glm/gtc/matrix_inverse.hpp>
 
+#include <algorithm>
+
 namespace rootbake::core {
 
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
@@ -21,12 +23,23 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
     for (int i = 0; i < frames.count; ++i) {
         sampleLocalPose(rig, clip, frames.time(i), cursors, local);
         localToScene(rig, local, scene);
-        const glm::dmat4 toCharacter = character >= 0 ? glm::inverse(scene[character]) : glm::dmat4(1.0);
+        const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
         glm::dvec3* out = &frames.position[size_t(i) * frames.nodes];
         for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }
     return frames;
+}
+
+glm::dmat4 invertTransform(const glm::dmat4& m) {
+    const glm::dvec3 x(m[0]), y(m[1]), z(m[2]);
+    const double lx = glm::length(x), ly = glm::length(y), lz = glm::length(z);
+    constexpr double kCollapsed = 1e-9;  // axis length (scene units per unit), and volume of the unit axes
+    const double volume = std::abs(glm::dot(glm::cross(x, y), z));
+    if (std::min({lx, ly, lz}) > kCollapsed && volume > kCollapsed * lx * ly * lz) return glm::inverse(m);
+    glm::dmat4 unit = glm::mat4_cast(rotationOf(m));
+    unit[3] = m[3];
+    return glm::inverse(unit);
 }
 
 glm::dquat rotationOf(const glm::dmat4& m) {

@@ -26,6 +26,11 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root);
 
+// The inverse of a node's transform. One that collapses an axis (a scale
+// below 1e-9, or axes within 1e-9 of a plane) has no usable inverse: it is
+// inverted as if its scales were 1, so what is under it keeps finite numbers.
+glm::dmat4 invertTransform(const glm::dmat4& m);
+
 // The rotation part of a transform, as a unit quaternion (a mirrored transform
 // has its y axis flipped first, so the rest is a proper rotation).
 glm::dquat rotationOf(const glm::dmat4& m);

@@ -42,14 +42,40 @@ struct InPlaceSampler {
 
     InPlaceSampler(const Rig& r, const Clip& c, const ClipAnalysis& analysis)
         : rig(r), clip(c), a(analysis), cursors(c.channels.size()), local(r.size()), scene(r.size()) {
+        // Only the root and its ancestors (the character is one) are posed: a key costs the
+        // root's depth, not the size of the rig.
+        std::vector<std::uint8_t> onChain(rig.size(), 0);
+        for (int n = a.root; n >= 0; n = rig.parent[n]) chain.push_back(n), onChain[n] = 1;
+        std::reverse(chain.begin(), chain.end());  // parent-first
+        for (size_t i = 0; i < clip.channels.size(); ++i)
+            if (onChain[clip.channels[i].node]) chainChannels.push_back(i);
         referenceConjugate = glm::conjugate(core::rotationOf(characterMatrix(a.root, a.from)));
     }
 
-    // A node's transform in character space at time t (s, clip time); -1: the character itself.
+    // The local and scene transforms of the chain at time t, as sampleLocalPose and localToScene.
+    void poseChain(double t) {
+        for (int n : chain) local[n] = rig.rest[n];
+        double v[4];
+        for (size_t i : chainChannels) {
+            const Channel& c = clip.channels[i];
+            sampleChannel(c, t, cursors[i], v);
+            Transform& x = local[c.node];
+            switch (c.path) {
+                case Path::Translation: x.translation = {v[0], v[1], v[2]}; break;
+                case Path::Scale: x.scale = {v[0], v[1], v[2]}; break;
+                case Path::Rotation: x.rotation = glm::dquat(v[3], v[0], v[1], v[2]); break;
+            }
+        }
+        for (int n : chain) {
+            const glm::dmat4 m = toMatrix(local[n]);
+            scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
+        }
+    }
+
+    // A node of the chain in character space at time t (s, clip time); -1: the character itself.
     glm::dmat4 characterMatrix(int node, double t) {
-        sampleLocalPose(rig, clip, t, cursors, local);
-        localToScene(rig, local, scene);
-        const glm::dmat4 toCharacter = a.character >= 0 ? glm::inverse(scene[a.character]) : glm::dmat4(1.0);
+        poseChain(t);
+        const glm::dmat4 toCharacter = a.character >= 0 ? core::invertTransform(scene[a.character]) : glm::dmat4(1.0);
         return node >= 0 ? toCharacter * scene[node] : toCharacter;
     }
 
@@ -86,7 +112,7 @@ struct InPlaceSampler {
         // The motion maps the in-place pose onto the clip's: turn, then travel.
         glm::dmat4 motion = glm::mat4_cast(glm::angleAxis(yaw, up));
         motion[3] = glm::dvec4(travel, 1.0);
-        const glm::dmat4 inPlace = glm::inverse(parentMatrix) * glm::inverse(motion) * root;
+        const glm::dmat4 inPlace = core::invertTransform(parentMatrix) * glm::inverse(motion) * root;
         return {glm::dvec3(inPlace[3]), core::rotationOf(inPlace)};
     }
 
@@ -98,18 +124,21 @@ struct InPlaceSampler {
 
     glm::dmat4 toCharacterOf(int node) {
         // `scene` holds the pose of the last characterMatrix() call.
-        const glm::dmat4 toCharacter = a.character >= 0 ? glm::inverse(scene[a.character]) : glm::dmat4(1.0);
+        const glm::dmat4 toCharacter = a.character >= 0 ? core::invertTransform(scene[a.character]) : glm::dmat4(1.0);
         return node >= 0 ? toCharacter * scene[node] : toCharacter;
     }
 
     bool lateral = false;
+    std::vector<int> chain;            // the root and its ancestors, parent-first
+    std::vector<size_t> chainChannels;  // the clip's channels that animate them
 };
 
-void pushVec3(std::vector<float>& out, const glm::dvec3& v) {
-    out.insert(out.end(), {float(v.x), float(v.y), float(v.z)});
+
+void pushVec3(std::vector<double>& out, const glm::dvec3& v) {
+    out.insert(out.end(), {v.x, v.y, v.z});
 }
-void pushQuat(std::vector<float>& out, const glm::dquat& q) {
-    out.insert(out.end(), {float(q.x), float(q.y), float(q.z), float(q.w)});
+void pushQuat(std::vector<double>& out, const glm::dquat& q) {
+    out.insert(out.end(), {q.x, q.y, q.z, q.w});
 }
 
 InPlaceChannel rewrite(InPlaceSampler& sampler, const Channel& source, std::vector<float> times, int gltfChannel) {
@@ -120,10 +149,13 @@ InPlaceChannel rewrite(InPlaceSampler& sampler, const Channel& source, std::vect
     out.interpolation = source.interpolation;
     out.times = std::move(times);
     const bool cubic = out.interpolation == Interpolation::CubicSpline;
+    const int width = out.path == Path::Rotation ? 4 : 3;
     glm::dquat previous(1.0, 0.0, 0.0, 0.0);
     bool first = true;
-    for (float key : out.times) {
-        const double t = key;
+    std::vector<double> key;  // one key's values (in-tangent, value, out-tangent for CUBICSPLINE)
+    for (float keyTime : out.times) {
+        const double t = keyTime;
+        key.clear();
         RootPose pose = sampler.at(t);
         // Rotations stay in the hemisphere of the key before, so interpolation takes the short way.
         if (!first && glm::dot(previous, pose.rotation) < 0.0) pose.rotation = -pose.rotation;
@@ -133,21 +165,37 @@ InPlaceChannel rewrite(InPlaceSampler& sampler, const Channel& source, std::vect
             // Tangents follow the new curve, measured on either side of the key.
             RootPose before = sampler.at(t - kTangentStep), after = sampler.at(t + kTangentStep);
             if (out.path == Path::Translation) {
-                pushVec3(out.values, (pose.translation - before.translation) / kTangentStep);
-                pushVec3(out.values, pose.translation);
-                pushVec3(out.values, (after.translation - pose.translation) / kTangentStep);
+                pushVec3(key, (pose.translation - before.translation) / kTangentStep);
+                pushVec3(key, pose.translation);
+                pushVec3(key, (after.translation - pose.translation) / kTangentStep);
             } else {
                 if (glm::dot(before.rotation, pose.rotation) < 0.0) before.rotation = -before.rotation;
                 if (glm::dot(after.rotation, pose.rotation) < 0.0) after.rotation = -after.rotation;
-                pushQuat(out.values, (pose.rotation - before.rotation) * (1.0 / kTangentStep));
-                pushQuat(out.values, pose.rotation);
-                pushQuat(out.values, (after.rotation - pose.rotation) * (1.0 / kTangentStep));
+                pushQuat(key, (pose.rotation - before.rotation) * (1.0 / kTangentStep));
+                pushQuat(key, pose.rotation);
+                pushQuat(key, (after.rotation - pose.rotation) * (1.0 / kTangentStep));
             }
         } else if (out.path == Path::Translation) {
-            pushVec3(out.values, pose.translation);
+            pushVec3(key, pose.translation);
         } else {
-            pushQuat(out.values, pose.rotation);
+            pushQuat(key, pose.rotation);
         }
+        // Ancestors can compose to beyond float range at a key between the analysis samples
+        // (which refuse such poses): that key keeps the source's value, with flat tangents.
+        constexpr double kFloatMax = 3.0e38;
+        if (!std::all_of(key.begin(), key.end(), [](double v) { return std::abs(v) <= kFloatMax; })) {
+            double v[4] = {0.0, 0.0, 0.0, 1.0};
+            if (!source.values.empty()) {
+                sampleChannel(source, t, v);
+            } else {  // the added translation channel: the root's rest translation
+                const glm::dvec3& rest = sampler.rig.rest[out.node].translation;
+                v[0] = rest.x, v[1] = rest.y, v[2] = rest.z;
+            }
+            key.assign(size_t(width) * (cubic ? 3 : 1), 0.0);
+            std::copy(v, v + width, key.begin() + (cubic ? width : 0));
+            first = true;
+        }
+        for (double v : key) out.values.push_back(float(v));
     }
     return out;
 }

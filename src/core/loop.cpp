@@ -47,8 +47,8 @@ LoopSeam measureLoopSeam(const Rig& rig, const Clip& clip, const ClipAnalysis& a
     localToScene(rig, local, first);
     sampleLocalPose(rig, clip, a.to, cursors, local);
     localToScene(rig, local, last);
-    const glm::dmat4 toFirst = a.character >= 0 ? glm::inverse(first[a.character]) : glm::dmat4(1.0);
-    const glm::dmat4 toLast = a.character >= 0 ? glm::inverse(last[a.character]) : glm::dmat4(1.0);
+    const glm::dmat4 toFirst = a.character >= 0 ? core::invertTransform(first[a.character]) : glm::dmat4(1.0);
+    const glm::dmat4 toLast = a.character >= 0 ? core::invertTransform(last[a.character]) : glm::dmat4(1.0);
 
     for (int n = 0; n < rig.size(); ++n) {
         if (!counted[n] || rig.hasMesh[n]) continue;

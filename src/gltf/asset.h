@@ -25,6 +25,7 @@ struct LoadLimits {
     int maxNodes = 1 << 20;
     int maxDepth = 4096;       // node hierarchy depth
     int maxKeysPerChannel = 1 << 24;
+    std::uint64_t maxKeyBytes = 1ull << 30;  // decoded key data (4-byte floats) of every node channel together
     int maxJsonDepth = 128;    // nesting of JSON arrays and objects (nlohmann's dump() recurses)
 };
 

@@ -26,6 +26,7 @@ struct RewriteOptions {
     bool keepSource = false;  // keep the source clips; append the in-place ones as "<name> (in place)"
     Container container = Container::Glb;
     std::string binName;  // file name of a new .bin beside a .gltf output ("walk.bin")
+    int indent = 2;       // JSON indentation of a .gltf output; -1: one line (a GLB's is always one line)
 };
 
 // A file beside the output: new bytes, or a file the input reads, copied as it is.
@@ -38,6 +39,7 @@ struct SideFile {
 struct RewrittenAsset {
     std::vector<std::uint8_t> main;  // the .glb or .gltf
     std::vector<SideFile> files;
+    std::vector<std::filesystem::path> reads;  // every file beside the input that it reads (buffers, images)
     // Per input animation: where the clip to play is in the output, and its name.
     std::vector<int> animationOf;
     std::vector<std::string> nameOf;

@@ -394,6 +394,7 @@ Status validateAnimations(const Json* animations, const LoadLimits& limits, std:
     // Per node and path, the first channel animating it (reset after each animation).
     std::vector<int> firstChannel;
     std::vector<std::size_t> used;
+    std::uint64_t keyBytes = 0;  // decoded floats of every node channel so far: each gets its own copy
     for (std::size_t i = 0; i < sizeOf(animations); ++i) {
         const Json& anim = (*animations)[i];
         const Where at(all, i);
@@ -483,6 +484,12 @@ Status validateAnimations(const Json* animations, const LoadLimits& limits, std:
             const std::string outputName =
                 "samplers[" + n(channel.sampler) + "].output (accessors[" + n(sampler.output) + "])";
             if (channel.trs) {
+                // Channels sharing a sampler each get a copy of its keys: a small file can name
+                // one large sampler from thousands of channels.
+                keyBytes += 4 * (input.count + output.count * static_cast<std::uint64_t>(output.components));
+                if (keyBytes > limits.maxKeyBytes)
+                    return fail(cat, "the key data of animations[0.." + n(i) + "] decodes to more than maxKeyBytes (" +
+                                         n(limits.maxKeyBytes) + " bytes in all)");
                 if (!isOutputFormat(output, channel.path))
                     return fail(Where(cat, "sampler"),
                                 outputName + " is " + format(output) + ", but " + *path + " needs " +

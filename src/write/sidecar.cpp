@@ -15,9 +15,15 @@ Json nodeRef(const Rig& rig, int node) {
     return Json{{"name", rig.name[node]}, {"index", rig.gltfIndex[node]}};
 }
 
-Json clipToJson(const Rig& rig, const Clip& clip, const ClipAnalysis& a, int animationIndex) {
+LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
+                            const std::vector<InPlaceChannel>& channels) {
+    return measureLoopSeam(rig, applyInPlace(clip, channels), analysis);
+}
+
+Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
+                const std::string& name) {
     Json out;
-    out["name"] = clip.name;
+    out["name"] = name;
     out["animation"] = animationIndex;
     out["source"] = sourceName(a.source);
     out["rootNode"] = nodeRef(rig, a.root);
@@ -37,7 +43,8 @@ Json clipToJson(const Rig& rig, const Clip& clip, const ClipAnalysis& a, int ani
     out["averageAngularSpeed"] = a.averageAngularSpeed;
 
     Json track;
-    track["sampleRate"] = a.duration > 0.0 ? (a.track.times.size() - 1) / a.duration : 0.0;
+    // Samples per second of clip time; the track has duration * sampleRate + 1 entries.
+    track["sampleRate"] = a.duration > 0.0 ? double(a.track.times.size() - 1) / a.duration : 0.0;
     track["times"] = a.track.times;
     track["translation"] = Json::array();
     for (const glm::dvec3& t : a.track.translation) track["translation"].push_back(vec3(t));
@@ -50,8 +57,25 @@ Json clipToJson(const Rig& rig, const Clip& clip, const ClipAnalysis& a, int ani
         for (const PlantedInterval& p : c.planted) planted.push_back(Json::array({p.start, p.end}));
         out["contacts"].push_back(Json{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}});
     }
+    out["loop"] = Json{{"positionError", loop.position},
+                       {"positionErrorFraction", loop.positionFraction},
+                       {"rotationErrorDegrees", loop.rotationDegrees},
+                       {"worstNode", nodeRef(rig, loop.worstNode)}};
     out["reason"] = a.reason;
     out["warnings"] = a.warnings;
+    return out;
+}
+
+Json sidecarToJson(const SidecarHeader& h, Json clips) {
+    Json out;
+    out["schema"] = kSidecarSchema;
+    out["generator"] = h.generator;
+    out["input"] = h.input;
+    out["inputSha256"] = h.inputSha256;
+    out["output"] = h.output;
+    out["upAxis"] = vec3(h.upAxis);
+    out["units"] = "metres (glTF scene units)";
+    out["clips"] = std::move(clips);
     return out;
 }
 

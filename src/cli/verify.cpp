@@ -1,0 +1,316 @@
+// rootbake verify BAKED --sidecar S [--source ORIGINAL]: load, replay every clip
+// with its track (src/verify/verify.h), print a table or one JSON document.
+// Built only with the rootbake_verify library (it defines ROOTBAKE_WITH_VERIFY).
+#ifdef ROOTBAKE_WITH_VERIFY
+
+#include "cli/verify.h"
+
+#include "gltf/asset.h"
+#include "sidecar/read.h"
+#include "verify/verify.h"
+#include "write/sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace rootbake::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+constexpr std::uintmax_t kMaxSidecarBytes = 1ull << 30;
+
+bool readFile(const fs::path& file, std::string& out) {
+    std::error_code error;
+    const std::uintmax_t size = fs::file_size(file, error);
+    if (error || size > kMaxSidecarBytes) return false;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return false;
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return !in.bad();
+}
+
+// What one clip's line of the report says.
+struct ClipReport {
+    const SidecarClip* clip = nullptr;
+    std::vector<int> contacts;   // rig indices in the baked asset
+    bool contactsFound = false;  // the sidecar names none: the analysis's candidates
+    verify::ClipSkate skate;
+    bool measured = false;
+    bool gated = false;  // travels: its mean is held to the limit
+    bool passed = true;
+    std::string note;
+};
+
+// A sidecar node in the baked rig; an error names the path.
+Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& sidecarName,
+                    const std::string& path) {
+    if (node.index >= static_cast<int>(rig.rigIndexOfGltf.size()))
+        return Error{sidecarName + ": " + path + ".index: node " + std::to_string(node.index) +
+                     " out of range (" + std::to_string(rig.rigIndexOfGltf.size()) +
+                     " nodes in the baked asset)"};
+    const int n = rig.rigIndexOfGltf[node.index];
+    if (rig.name[n] != node.name)
+        return Error{sidecarName + ": " + path + ": node " + std::to_string(node.index) + " is \"" +
+                     rig.name[n] + "\" in the baked asset, not \"" + node.name + "\""};
+    return n;
+}
+
+std::string percent(double fraction) {
+    if (!std::isfinite(fraction)) return "   -  ";
+    char text[32];
+    std::snprintf(text, sizeof text, "%5.1f%%", 100.0 * fraction);
+    return text;
+}
+
+std::string compactPercent(double fraction) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+    return text;
+}
+
+std::string cell(const verify::SkateStats& s, bool measured) {
+    if (!measured || s.samples == 0) return "      -                       ";
+    char text[96];
+    std::snprintf(text, sizeof text, "%7.4f %s %7.4f %s", s.mean, percent(s.meanFraction).c_str(), s.p95,
+                  percent(s.p95Fraction).c_str());
+    return text;
+}
+
+Json number(double v) {
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+
+Json statsJson(const verify::SkateStats& s, bool measured) {
+    if (!measured) return nullptr;
+    return Json{{"samples", s.samples},
+                {"mean", number(s.mean)},
+                {"p95", number(s.p95)},
+                {"meanFraction", number(s.meanFraction)},
+                {"p95Fraction", number(s.p95Fraction)}};
+}
+
+}  // namespace
+
+int verify(const VerifyArgs& args) {
+    if (args.loops < 1 || args.loops > 1000) {
+        printError("--loops: must be between 1 and 1000");
+        return kUsage;
+    }
+    if (!(args.maxSkate >= 0) || !std::isfinite(args.maxSkate)) {
+        printError("--max-skate: must be a fraction >= 0 of the clip's average speed");
+        return kUsage;
+    }
+
+    auto baked = loadAsset(args.baked);
+    if (!baked) {
+        printError(baked.error().message);
+        return kBadInput;
+    }
+    std::string text;
+    if (!readFile(args.sidecar, text)) {
+        printError(args.sidecar + ": cannot read");
+        return kBadInput;
+    }
+    auto sidecar = parseSidecar(text, args.sidecar);
+    if (!sidecar) {
+        printError(sidecar.error().message);
+        return kBadInput;
+    }
+    std::optional<Asset> source;
+    if (!args.source.empty()) {
+        auto loaded = loadAsset(args.source);
+        if (!loaded) {
+            printError(loaded.error().message);
+            return kBadInput;
+        }
+        std::string bytes;
+        if (!readFile(args.source, bytes)) {
+            printError(args.source + ": cannot read");
+            return kBadInput;
+        }
+        const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
+        if (sha256Hex({data, bytes.size()}) != sidecar->inputSha256) {
+            printError(args.source + ": not the input of " + args.sidecar +
+                       " (its sha256 is not the sidecar's inputSha256)");
+            return kBadInput;
+        }
+        // The sidecar's clips are in the input's animation order.
+        if (loaded->clips.size() != sidecar->clips.size()) {
+            printError(args.sidecar + ": " + std::to_string(sidecar->clips.size()) + " clips, but " +
+                       args.source + " has " + std::to_string(loaded->clips.size()) + " animations");
+            return kBadInput;
+        }
+        source = std::move(*loaded);
+    }
+
+    const Rig& rig = baked->rig;
+    const glm::dvec3 up(sidecar->upAxis[0], sidecar->upAxis[1], sidecar->upAxis[2]);
+    verify::Settings settings;
+    settings.loops = args.loops;
+
+    // Everything checked against the baked asset before anything is measured.
+    std::vector<ClipReport> reports;
+    std::vector<verify::ClipMotion> motions;
+    for (std::size_t i = 0; i < sidecar->clips.size(); ++i) {
+        const SidecarClip& c = sidecar->clips[i];
+        const std::string path = "clips[" + std::to_string(i) + "]";
+        if (c.animation >= static_cast<int>(baked->clips.size())) {
+            printError(args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) +
+                       " out of range (" + args.baked + " has " + std::to_string(baked->clips.size()) +
+                       " animations)");
+            return kBadInput;
+        }
+        if (baked->clips[c.animation].name != c.name) {
+            printError(args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " +
+                       args.baked + " is \"" + baked->clips[c.animation].name + "\", not \"" + c.name + "\"");
+            return kBadInput;
+        }
+        verify::ClipMotion m;
+        m.times = c.times;
+        m.translation = c.translation;
+        m.yaw = c.yaw;
+        m.duration = c.duration;
+        m.upAxis = up;
+        m.characterHeight = c.characterHeight;
+        m.averageSpeed = c.averageSpeed;
+        m.averageAngularSpeed = c.averageAngularSpeed;
+        m.travelDirection = {c.travelDirection[0], c.travelDirection[1], c.travelDirection[2]};
+        int root = -1;
+        if (c.hasRootNode) {
+            auto n = rigNode(rig, c.rootNode, args.sidecar, path + ".rootNode");
+            if (!n) {
+                printError(n.error().message);
+                return kBadInput;
+            }
+            root = *n;
+        }
+        if (c.hasCharacterNode) {
+            auto n = rigNode(rig, c.characterNode, args.sidecar, path + ".characterNode");
+            if (!n) {
+                printError(n.error().message);
+                return kBadInput;
+            }
+            m.character = *n;
+        }
+        for (std::size_t k = 0; k < c.contactNodes.size(); ++k) {
+            auto n = rigNode(rig, c.contactNodes[k], args.sidecar,
+                             path + ".contactNodes[" + std::to_string(k) + "]");
+            if (!n) {
+                printError(n.error().message);
+                return kBadInput;
+            }
+            m.contacts.push_back(*n);
+        }
+        ClipReport report;
+        report.clip = &c;
+        if (m.contacts.empty() && c.duration > 0) {
+            m.contacts = verify::findContactCandidates(rig, baked->clips[c.animation], root, m.character, up);
+            report.contactsFound = true;
+        }
+        report.contacts = m.contacts;
+        reports.push_back(std::move(report));
+        motions.push_back(std::move(m));
+    }
+
+    bool failed = false;
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        ClipReport& r = reports[i];
+        const SidecarClip& c = *r.clip;
+        if (c.duration == 0) {
+            r.note = "a single pose: nothing to replay";
+            continue;
+        }
+        const Clip* sourceClip = source ? &source->clips[i] : nullptr;
+        auto skate = verify::measureSkate(rig, baked->clips[c.animation], motions[i], sourceClip, settings);
+        if (!skate) {
+            printError(args.sidecar + ": clips[" + std::to_string(i) + "]: " + skate.error().message);
+            return kBadInput;
+        }
+        r.skate = std::move(*skate);
+        r.measured = true;
+        const bool travels = c.source != "none" && r.skate.averageSpeed > 0;
+        if (!travels) {
+            r.note = "does not travel: not gated";
+        } else if (r.contacts.empty() || r.skate.baked.samples == 0) {
+            r.note =
+                r.contacts.empty() ? "no contact nodes: not gated" : "no contact is ever planted: not gated";
+        } else {
+            r.gated = true;
+            r.passed = !(r.skate.baked.meanFraction > args.maxSkate);
+            if (!r.passed) {
+                failed = true;
+                r.note = "SKATES: mean " + compactPercent(r.skate.baked.meanFraction) + " of its speed > " +
+                         compactPercent(args.maxSkate);
+            }
+        }
+    }
+
+    if (args.json) {
+        Json out;
+        out["baked"] = args.baked;
+        out["sidecar"] = args.sidecar;
+        out["source"] = args.source.empty() ? Json(nullptr) : Json(args.source);
+        out["loops"] = settings.loops;
+        out["framesPerSecond"] = settings.framesPerSecond;
+        out["plantedBand"] = settings.plantedBand;
+        out["plantedMargin"] = settings.plantedMargin;
+        out["maxSkate"] = args.maxSkate;
+        out["passed"] = !failed;
+        out["clips"] = Json::array();
+        for (const ClipReport& r : reports) {
+            Json clip;
+            clip["name"] = r.clip->name;
+            clip["animation"] = r.clip->animation;
+            clip["source"] = r.clip->source;
+            clip["averageSpeed"] = r.skate.averageSpeed;
+            clip["contactNodes"] = Json::array();
+            for (int n : r.contacts)
+                clip["contactNodes"].push_back(Json{{"name", rig.name[n]}, {"index", rig.gltfIndex[n]}});
+            clip["contactsFound"] = r.contactsFound;
+            clip["frames"] = r.skate.frames;
+            clip["baked"] = statsJson(r.skate.baked, r.measured);
+            clip["constant"] = statsJson(r.skate.constant, r.measured);
+            clip["sourceClip"] = statsJson(r.skate.source, r.measured && r.skate.measuredSource);
+            clip["gated"] = r.gated;
+            clip["passed"] = r.gated ? Json(r.passed) : Json(nullptr);
+            clip["note"] = r.note;
+            out["clips"].push_back(std::move(clip));
+        }
+        std::printf("%s\n", out.dump(2).c_str());
+    } else {
+        std::printf(
+            "%s: planted-contact horizontal speed, m/s and %% of the clip's speed (mean, p95); %d loops at "
+            "%.0f fps; planted: within %.0f%% of height for %.0f ms\n",
+            args.baked.c_str(), settings.loops, settings.framesPerSecond, 100 * settings.plantedBand,
+            1000 * settings.plantedMargin);
+        std::printf("  %-24s %-11s %9s  %-30s  %-30s  %-30s  %s\n", "", "", "", "baked (runtime track)",
+                    "constant velocity", args.source.empty() ? "source (no --source)" : "source as it is",
+                    "");
+        const char* columns = "   mean       p95              ";
+        std::printf("  %-24s %-11s %9s  %s  %s  %s  %s\n", "clip", "source", "speed m/s", columns, columns,
+                    columns, "result");
+        int gated = 0;
+        for (const ClipReport& r : reports) {
+            gated += r.gated;
+            const std::string result = r.gated && r.passed ? "ok" : r.note;
+            std::printf("  %-24s %-11s %9.4f  %s  %s  %s  %s\n", r.clip->name.c_str(), r.clip->source.c_str(),
+                        r.skate.averageSpeed, cell(r.skate.baked, r.measured).c_str(),
+                        cell(r.skate.constant, r.measured).c_str(),
+                        cell(r.skate.source, r.measured && r.skate.measuredSource).c_str(), result.c_str());
+        }
+        std::printf("%s: %d of %zu clips gated, %s %.1f%% of their speed\n", failed ? "FAILED" : "ok", gated,
+                    reports.size(), failed ? "not all under" : "all under", 100 * args.maxSkate);
+    }
+    return failed ? kGateFailed : kOk;
+}
+
+}  // namespace rootbake::cli
+
+#endif  // ROOTBAKE_WITH_VERIFY

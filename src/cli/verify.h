@@ -1,0 +1,25 @@
+// rootbake verify: replays the baked clips with their sidecar's motion track, as
+// an engine would, and measures foot skate (src/verify/verify.h).
+#pragma once
+
+#include "cli/cli.h"
+
+#include <string>
+
+namespace rootbake::cli {
+
+struct VerifyArgs {
+    std::string baked;       // the in-place asset bake wrote
+    std::string sidecar;     // its sidecar
+    std::string source;      // the original asset; empty: no source column
+    double maxSkate = 0.05;  // mean planted-contact speed allowed, fraction of the clip's average speed
+    int loops = 3;           // loops replayed per clip
+    bool json = false;       // one JSON document instead of the table
+};
+
+// Exit codes: 0 every travelling clip under maxSkate; 1 usage; 2 an input cannot
+// be read or does not fit the others; 4 a travelling clip skates above maxSkate.
+// Clips that do not travel (average speed 0) are reported but not gated.
+int verify(const VerifyArgs& args);
+
+}  // namespace rootbake::cli

@@ -1,0 +1,723 @@
+// The in-place rewrite, in four steps on a copy of the input's JSON and buffers:
+//   1. (--keep-source) copy each baked animation to the end of animations[];
+//   2. point the root channels at the new keys: an output accessor that only the
+//      rewritten sampler uses keeps its index and gets FLOAT data, anything shared
+//      gets a new accessor (and a sampler shared by two channels a new sampler);
+//   3. cut the byte ranges of bufferViews that only held the old keys out of their
+//      buffer, moving later bufferViews down by a multiple of 4;
+//   4. append the new keys at the end of their buffer, then frame .glb or .gltf.
+// No array is reindexed (an unknown extension may hold indices), except buffers
+// when a .gltf's buffers are merged into a GLB's single BIN chunk.
+#include "gltf/rewrite.h"
+#include "gltf/internal.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+namespace rootbake {
+
+namespace fs = std::filesystem;
+using gltf::Json;
+using gltf::member;
+
+namespace {
+
+constexpr int kFloat = 5126;
+const char* const kMeshopt[] = {"EXT_meshopt_compression", "KHR_meshopt_compression"};
+
+// Extensions that reference no accessor, bufferView or buffer, or whose
+// references are counted below. Any other extension might reference anything,
+// so with one present nothing is reused in place and no byte is moved.
+bool knownExtension(const std::string& name) {
+    static const char* const prefixes[] = {"KHR_materials_", "KHR_texture_", "EXT_texture_", "KHR_lights_",
+                                           "EXT_lights_",    "KHR_xmp",      "KHR_node_"};
+    static const char* const names[] = {"KHR_mesh_quantization",      "KHR_animation_pointer",
+                                        "KHR_draco_mesh_compression", "EXT_meshopt_compression",
+                                        "KHR_meshopt_compression",    "EXT_mesh_gpu_instancing",
+                                        "MSFT_lod",                   "MSFT_texture_dds"};
+    for (const char* p : prefixes)
+        if (name.rfind(p, 0) == 0) return true;
+    for (const char* n : names)
+        if (name == n) return true;
+    return false;
+}
+
+void collectExtensions(const Json& value, std::set<std::string>& out) {
+    if (value.is_object()) {
+        for (const auto& [key, child] : value.items()) {
+            if (key == "extensions" && child.is_object())
+                for (const auto& [name, ignored] : child.items()) out.insert(name);
+            collectExtensions(child, out);
+        }
+    } else if (value.is_array()) {
+        for (const Json& child : value) collectExtensions(child, out);
+    }
+}
+
+std::size_t sizeOf(const Json& doc, const char* key) {
+    const Json* array = member(doc, key);
+    return array && array->is_array() ? array->size() : 0;
+}
+
+// A glTF index (1.0 written for 1 is accepted, as the loader does).
+bool isIndex(const Json* value) {
+    if (!value || !value->is_number()) return false;
+    const double v = value->get<double>();
+    return v >= 0.0 && v == double(value->get<std::uint64_t>());
+}
+
+std::uint64_t uintOf(const Json& object, const char* key, std::uint64_t otherwise = 0) {
+    const Json* value = member(object, key);
+    return value && value->is_number() ? value->get<std::uint64_t>() : otherwise;
+}
+
+// How many times each accessor and bufferView is referenced.
+struct References {
+    std::vector<int> accessor, view;
+    bool opaque = false;  // an unknown extension is present: anything may be referenced
+};
+
+void countIndex(std::vector<int>& counts, const Json* index) {
+    if (isIndex(index) && index->get<std::uint64_t>() < counts.size()) ++counts[index->get<std::size_t>()];
+}
+
+void countValues(std::vector<int>& counts, const Json* object) {
+    if (!object || !object->is_object()) return;
+    for (const auto& [key, index] : object->items()) countIndex(counts, &index);
+}
+
+const Json* extension(const Json& object, const char* name) {
+    const Json* extensions = member(object, "extensions");
+    return extensions && extensions->is_object() ? member(*extensions, name) : nullptr;
+}
+
+References countReferences(const Json& doc) {
+    References refs;
+    refs.accessor.assign(sizeOf(doc, "accessors"), 0);
+    refs.view.assign(sizeOf(doc, "bufferViews"), 0);
+    for (std::size_t a = 0; a < sizeOf(doc, "animations"); ++a)
+        for (const Json& sampler : doc["animations"][a]["samplers"]) {
+            countIndex(refs.accessor, member(sampler, "input"));
+            countIndex(refs.accessor, member(sampler, "output"));
+        }
+    for (std::size_t m = 0; m < sizeOf(doc, "meshes"); ++m)
+        for (const Json& primitive : doc["meshes"][m]["primitives"]) {
+            countValues(refs.accessor, member(primitive, "attributes"));
+            countIndex(refs.accessor, member(primitive, "indices"));
+            if (const Json* targets = member(primitive, "targets"))
+                for (const Json& target : *targets) countValues(refs.accessor, &target);
+            if (const Json* draco = extension(primitive, "KHR_draco_mesh_compression"))
+                countIndex(refs.view, member(*draco, "bufferView"));
+        }
+    for (std::size_t s = 0; s < sizeOf(doc, "skins"); ++s)
+        countIndex(refs.accessor, member(doc["skins"][s], "inverseBindMatrices"));
+    for (std::size_t n = 0; n < sizeOf(doc, "nodes"); ++n)
+        if (const Json* instancing = extension(doc["nodes"][n], "EXT_mesh_gpu_instancing"))
+            countValues(refs.accessor, member(*instancing, "attributes"));
+    for (std::size_t a = 0; a < sizeOf(doc, "accessors"); ++a) {
+        const Json& accessor = doc["accessors"][a];
+        countIndex(refs.view, member(accessor, "bufferView"));
+        if (const Json* sparse = member(accessor, "sparse")) {
+            countIndex(refs.view, member((*sparse)["indices"], "bufferView"));
+            countIndex(refs.view, member((*sparse)["values"], "bufferView"));
+        }
+    }
+    for (std::size_t i = 0; i < sizeOf(doc, "images"); ++i) countIndex(refs.view, member(doc["images"][i], "bufferView"));
+
+    std::set<std::string> extensions;
+    collectExtensions(doc, extensions);
+    if (const Json* used = member(doc, "extensionsUsed"))
+        for (const Json& name : *used)
+            if (name.is_string()) extensions.insert(name.get<std::string>());
+    for (const std::string& name : extensions)
+        if (!knownExtension(name)) refs.opaque = true;
+    return refs;
+}
+
+std::vector<std::uint8_t> bytesOf(const std::vector<float>& values) {
+    std::vector<std::uint8_t> out(values.size() * sizeof(float));
+    if (!values.empty()) std::memcpy(out.data(), values.data(), out.size());
+    return out;
+}
+
+// Per-component minimum or maximum over all elements, as glTF's accessor min/max.
+Json bound(const std::vector<float>& values, int width, bool upper) {
+    Json out = Json::array();
+    for (int c = 0; c < width; ++c) {
+        float v = values.empty() ? 0.0f : values[c];
+        for (std::size_t i = c; i < values.size(); i += width) v = upper ? std::max(v, values[i]) : std::min(v, values[i]);
+        out.push_back(double(v));
+    }
+    return out;
+}
+
+const char* interpolationName(Interpolation i) {
+    return i == Interpolation::Step ? "STEP" : i == Interpolation::CubicSpline ? "CUBICSPLINE" : "LINEAR";
+}
+const char* pathName(Path p) { return p == Path::Rotation ? "rotation" : p == Path::Scale ? "scale" : "translation"; }
+
+std::uint64_t align4(std::uint64_t n) { return (n + 3) / 4 * 4; }
+
+std::string base64(std::span<const std::uint8_t> bytes) {
+    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+        std::uint32_t v = std::uint32_t(bytes[i]) << 16;
+        if (n > 1) v |= std::uint32_t(bytes[i + 1]) << 8;
+        if (n > 2) v |= bytes[i + 2];
+        for (std::size_t k = 0; k < 4; ++k) out += k <= n ? alphabet[(v >> (18 - 6 * k)) & 63] : '=';
+    }
+    return out;
+}
+
+// The data: URI header kept when it was base64, else the generic one.
+std::string dataUri(const std::string& old, std::span<const std::uint8_t> bytes) {
+    const std::size_t comma = old.find(',');
+    std::string header = old.substr(0, comma == std::string::npos ? 0 : comma + 1);
+    if (header.size() < 8 || header.compare(header.size() - 8, 8, ";base64,") != 0)
+        header = "data:application/octet-stream;base64,";
+    return header + base64(bytes);
+}
+
+// Image media types by file extension, for embedding in a GLB.
+const char* mimeTypeOf(const fs::path& file) {
+    std::string ext = file.extension().string();
+    for (char& c : ext) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    if (ext == ".png") return "image/png";
+    if (ext == ".jpg" || ext == ".jpeg") return "image/jpeg";
+    if (ext == ".webp") return "image/webp";
+    if (ext == ".ktx2") return "image/ktx2";
+    return nullptr;
+}
+
+Status readWhole(const fs::path& file, std::vector<std::uint8_t>& out) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{file.string() + ": cannot open"};
+    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) return Error{file.string() + ": cannot read"};
+    return Ok{};
+}
+
+std::vector<std::uint8_t> frameGlb(const std::string& json, const std::vector<std::uint8_t>* bin) {
+    auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) out.push_back(std::uint8_t(v >> (8 * i)));
+    };
+    const std::uint32_t jsonLength = std::uint32_t(align4(json.size()));
+    const std::uint32_t binLength = bin ? std::uint32_t(align4(bin->size())) : 0;
+    const std::uint32_t total = 12 + 8 + jsonLength + (bin ? 8 + binLength : 0);
+    std::vector<std::uint8_t> out;
+    out.reserve(total);
+    put32(out, 0x46546C67);  // "glTF"
+    put32(out, 2);
+    put32(out, total);
+    put32(out, jsonLength);
+    put32(out, 0x4E4F534A);  // "JSON"
+    out.insert(out.end(), json.begin(), json.end());
+    out.resize(20 + jsonLength, 0x20);  // padded with spaces (glTF 2.0 section 4.4.3.1)
+    if (bin) {
+        put32(out, binLength);
+        put32(out, 0x004E4942);  // "BIN\0"
+        out.insert(out.end(), bin->begin(), bin->end());
+        out.resize(total, 0);
+    }
+    return out;
+}
+
+class Rewriter {
+public:
+    Rewriter(const Asset& asset, const RewriteOptions& options)
+        : asset_(asset), options_(options), doc_(asset.document), buffers_(asset.buffers),
+          touched_(asset.buffers.size(), 0) {}
+
+    Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips) {
+        std::vector<const ClipRewrite*> sorted;
+        for (const ClipRewrite& c : clips) sorted.push_back(&c);
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const ClipRewrite* a, const ClipRewrite* b) { return a->animation < b->animation; });
+
+        const std::size_t animations = sizeOf(doc_, "animations");
+        out_.animationOf.resize(animations);
+        out_.nameOf.resize(animations);
+        for (std::size_t a = 0; a < animations; ++a) {
+            out_.animationOf[a] = int(a);
+            const Json* name = member(doc_["animations"][a], "name");
+            out_.nameOf[a] = name && name->is_string() ? name->get<std::string>() : "";
+        }
+        std::vector<int> target;  // per sorted rewrite: the animation it edits
+        for (const ClipRewrite* c : sorted) {
+            if (c->animation < 0 || std::size_t(c->animation) >= animations || c->channels.empty()) {
+                target.push_back(-1);
+                continue;
+            }
+            int index = c->animation;
+            if (options_.keepSource) {
+                Json copy = doc_["animations"][index];
+                const std::string base = out_.nameOf[index].empty()
+                                             ? "animations[" + std::to_string(index) + "]"
+                                             : out_.nameOf[index];
+                copy["name"] = base + " (in place)";
+                doc_["animations"].push_back(std::move(copy));
+                index = int(doc_["animations"].size()) - 1;
+                out_.nameOf[c->animation] = base + " (in place)";
+            }
+            out_.animationOf[c->animation] = index;
+            target.push_back(index);
+        }
+
+        // Collections that get new entries exist before any reference into the
+        // document is held (adding a key to the root moves its members).
+        if (std::any_of(target.begin(), target.end(), [](int t) { return t >= 0; }))
+            for (const char* key : {"buffers", "bufferViews", "accessors"})
+                if (!member(doc_, key)) doc_[key] = Json::array();
+        refs_ = countReferences(doc_);
+        originalViews_ = sizeOf(doc_, "bufferViews");
+        reused_.assign(originalViews_, 0);
+        for (std::size_t i = 0; i < sorted.size(); ++i)
+            if (target[i] >= 0) ROOTBAKE_TRY(apply(target[i], *sorted[i]));
+        dropDeadRanges();
+        place();
+        return frame();
+    }
+
+private:
+    const Asset& asset_;
+    const RewriteOptions& options_;
+    Json doc_;
+    std::vector<std::vector<std::uint8_t>> buffers_;
+    std::vector<std::uint8_t> touched_;  // per buffer: bytes edited (then exactly byteLength long)
+    References refs_;
+    std::size_t originalViews_ = 0;
+    std::vector<std::uint8_t> reused_;  // per original bufferView: now holds rewritten data
+
+    struct Placement {
+        int view, buffer;
+        std::vector<std::uint8_t> bytes;
+    };
+    std::vector<Placement> placements_;
+    RewrittenAsset out_;
+
+    // No bytes behind it (an extension's fallback buffer); a buffer created here has them.
+    bool noData(std::size_t buffer) const {
+        const Json& b = doc_["buffers"][buffer];
+        return !member(b, "uri") && !(asset_.binary && buffer == 0) && !touched_[buffer];
+    }
+
+    int bufferOfAccessor(int accessor) const {
+        const Json* view = member(doc_["accessors"][accessor], "bufferView");
+        if (!isIndex(view)) return -1;
+        return int(uintOf(doc_["bufferViews"][view->get<std::size_t>()], "buffer"));
+    }
+
+    // The buffer new data goes to when there is no old data to follow.
+    Result<int> anyDataBuffer() {
+        for (std::size_t b = 0; b < sizeOf(doc_, "buffers"); ++b)
+            if (!noData(b)) return int(b);
+        if (sizeOf(doc_, "buffers") == 0) {  // a new buffers[0]: the BIN chunk, or the new .bin
+            doc_["buffers"].push_back(Json{{"byteLength", 0}});
+            buffers_.assign(1, {});
+            touched_.assign(1, 1);
+            return 0;
+        }
+        return Error{"buffers: none can take the rewritten keys (every buffer has no data)"};
+    }
+
+    int newView(int buffer, std::vector<std::uint8_t> bytes) {
+        const std::uint64_t length = bytes.size();
+        doc_["bufferViews"].push_back(Json{{"buffer", buffer}, {"byteOffset", 0}, {"byteLength", length}});
+        const int view = int(doc_["bufferViews"].size()) - 1;
+        placements_.push_back({view, buffer, std::move(bytes)});
+        return view;
+    }
+
+    int newAccessor(int buffer, const std::vector<float>& values, int width, const char* type, bool minMax) {
+        const int view = newView(buffer, bytesOf(values));
+        Json accessor{{"bufferView", view}, {"componentType", kFloat}, {"count", values.size() / width}, {"type", type}};
+        if (minMax) {
+            accessor["min"] = bound(values, width, false);
+            accessor["max"] = bound(values, width, true);
+        }
+        doc_["accessors"].push_back(std::move(accessor));
+        refs_.accessor.push_back(1);
+        return int(doc_["accessors"].size()) - 1;
+    }
+
+    // New data for a sampler's output accessor: in place when nothing else uses
+    // it, else in a new accessor. Returns the accessor the sampler is to use.
+    int writeOutput(int index, int buffer, const std::vector<float>& values, int width, const char* type) {
+        if (refs_.opaque || refs_.accessor[index] != 1) {
+            --refs_.accessor[index];
+            return newAccessor(buffer, values, width, type, false);
+        }
+        Json& accessor = doc_["accessors"][index];
+        const Json* oldView = member(accessor, "bufferView");
+        const int view = isIndex(oldView) ? oldView->get<int>() : -1;
+        const bool viewIsOurs = view >= 0 && refs_.view[view] == 1 && !extension(doc_["bufferViews"][view], kMeshopt[0]) &&
+                                !extension(doc_["bufferViews"][view], kMeshopt[1]);
+        int newViewIndex;
+        if (viewIsOurs) {
+            reused_[view] = 1;
+            placements_.push_back({view, buffer, bytesOf(values)});
+            newViewIndex = view;
+        } else {
+            if (view >= 0) --refs_.view[view];
+            newViewIndex = newView(buffer, bytesOf(values));
+        }
+        if (const Json* sparse = member(accessor, "sparse")) {
+            // Its index and value views stay, unreferenced (their bytes are not moved).
+            for (const char* part : {"indices", "values"})
+                if (const Json* v = member((*sparse)[part], "bufferView"); isIndex(v) && v->get<std::size_t>() < refs_.view.size())
+                    --refs_.view[v->get<std::size_t>()];
+            accessor.erase("sparse");
+        }
+        accessor["bufferView"] = newViewIndex;
+        accessor.erase("byteOffset");
+        accessor["componentType"] = kFloat;
+        accessor.erase("normalized");
+        accessor["count"] = values.size() / width;
+        if (member(accessor, "min") || member(accessor, "max")) {
+            accessor["min"] = bound(values, width, false);
+            accessor["max"] = bound(values, width, true);
+        }
+        return index;
+    }
+
+    Status apply(int animation, const ClipRewrite& clip) {
+        Json& anim = doc_["animations"][animation];
+        Json& channels = anim["channels"];
+        Json& samplers = anim["samplers"];
+
+        // Keys follow the root's old keys into their buffer.
+        int fallback = -1;
+        for (const InPlaceChannel& ch : clip.channels) {
+            if (ch.gltfChannel < 0 || fallback >= 0) continue;
+            const int sampler = channels[ch.gltfChannel]["sampler"].get<int>();
+            fallback = bufferOfAccessor(samplers[sampler]["output"].get<int>());
+        }
+        if (fallback < 0 || noData(fallback)) {
+            auto any = anyDataBuffer();
+            if (!any) return any.error();
+            fallback = *any;
+        }
+
+        for (const InPlaceChannel& ch : clip.channels) {
+            const int width = ch.path == Path::Rotation ? 4 : 3;
+            const char* type = width == 4 ? "VEC4" : "VEC3";
+            if (ch.gltfChannel < 0) {
+                const int input = newAccessor(fallback, ch.times, 1, "SCALAR", true);
+                const int output = newAccessor(fallback, ch.values, width, type, false);
+                samplers.push_back(
+                    Json{{"input", input}, {"interpolation", interpolationName(ch.interpolation)}, {"output", output}});
+                const int node = asset_.rig.gltfIndex[ch.node];
+                channels.push_back(
+                    Json{{"sampler", samplers.size() - 1}, {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
+                continue;
+            }
+            Json& channel = channels[ch.gltfChannel];
+            int s = channel["sampler"].get<int>();
+            int users = 0;
+            for (const Json& c : channels) users += c["sampler"].get<int>() == s;
+            if (users > 1) {  // the other channel keeps the old sampler
+                Json copy = samplers[s];
+                samplers.push_back(std::move(copy));
+                s = int(samplers.size()) - 1;
+                channel["sampler"] = s;
+                ++refs_.accessor[samplers[s]["input"].get<std::size_t>()];
+                ++refs_.accessor[samplers[s]["output"].get<std::size_t>()];
+            }
+            Json& sampler = samplers[s];
+            const int output = sampler["output"].get<int>();
+            const int input = sampler["input"].get<int>();
+            int buffer = bufferOfAccessor(output);
+            if (buffer < 0 || noData(buffer)) buffer = fallback;
+            sampler["output"] = writeOutput(output, buffer, ch.values, width, type);
+            if (uintOf(doc_["accessors"][input], "count") != ch.times.size()) {
+                --refs_.accessor[input];
+                sampler["input"] = newAccessor(buffer, ch.times, 1, "SCALAR", true);
+            }
+        }
+        return Ok{};
+    }
+
+    void touch(int buffer) {
+        if (touched_[buffer]) return;
+        touched_[buffer] = 1;
+        buffers_[buffer].resize(uintOf(doc_["buffers"][buffer], "byteLength"));
+    }
+
+    // Cuts the old bytes of reused bufferViews out of their buffers.
+    void dropDeadRanges() {
+        struct Range {
+            int buffer;
+            std::uint64_t offset, length;
+            std::size_t view;
+            const char* ext;  // nullptr: the bufferView itself; else its meshopt extension
+        };
+        std::vector<Range> live, dead;
+        const std::size_t buffers = sizeOf(doc_, "buffers");
+        for (std::size_t v = 0; v < originalViews_; ++v) {
+            const Json& view = doc_["bufferViews"][v];
+            const Range range{int(uintOf(view, "buffer")), uintOf(view, "byteOffset"), uintOf(view, "byteLength"), v,
+                              nullptr};
+            (reused_[v] ? dead : live).push_back(range);
+            for (const char* name : kMeshopt) {
+                const Json* ext = extension(view, name);
+                if (!ext) continue;
+                const Json* b = member(*ext, "buffer");
+                if (!isIndex(b) || b->get<std::size_t>() >= buffers) return;  // malformed: move nothing
+                const Range r{b->get<int>(), uintOf(*ext, "byteOffset"), uintOf(*ext, "byteLength"), v, name};
+                if (r.offset + r.length > uintOf(doc_["buffers"][r.buffer], "byteLength")) return;
+                live.push_back(r);
+            }
+        }
+        if (dead.empty()) return;
+        std::sort(dead.begin(), dead.end(),
+                  [](const Range& a, const Range& b) { return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset); });
+        std::vector<Range> merged;
+        for (const Range& d : dead) {
+            if (!merged.empty() && merged.back().buffer == d.buffer && d.offset <= merged.back().offset + merged.back().length) {
+                Range& m = merged.back();
+                m.length = std::max(m.offset + m.length, d.offset + d.length) - m.offset;
+            } else {
+                merged.push_back(d);
+            }
+        }
+        // From the end of each buffer down, so earlier ranges keep their offsets.
+        for (auto it = merged.rbegin(); it != merged.rend(); ++it) {
+            const std::uint64_t start = it->offset, end = it->offset + it->length;
+            const bool overlaps = std::any_of(live.begin(), live.end(), [&](const Range& r) {
+                return r.buffer == it->buffer && r.offset < end && start < r.offset + r.length;
+            });
+            const std::uint64_t cut = it->length / 4 * 4;  // keeps every later offset's alignment
+            if (overlaps || cut == 0 || noData(it->buffer)) continue;
+            touch(it->buffer);
+            std::vector<std::uint8_t>& bytes = buffers_[it->buffer];
+            bytes.erase(bytes.begin() + std::ptrdiff_t(start), bytes.begin() + std::ptrdiff_t(start + cut));
+            for (Range& r : live) {
+                if (r.buffer != it->buffer || r.offset < end) continue;
+                r.offset -= cut;
+                Json& view = doc_["bufferViews"][r.view];
+                Json& holder = r.ext ? view["extensions"][r.ext] : view;
+                holder["byteOffset"] = r.offset;
+            }
+            out_.bytesDropped += cut;
+        }
+    }
+
+    // Appends the new keys at the end of their buffers, 4-byte aligned.
+    void place() {
+        for (Placement& p : placements_) {
+            touch(p.buffer);
+            std::vector<std::uint8_t>& bytes = buffers_[p.buffer];
+            bytes.resize(align4(bytes.size()), 0);
+            Json& view = doc_["bufferViews"][p.view];
+            view["buffer"] = p.buffer;
+            view["byteOffset"] = bytes.size();
+            view["byteLength"] = p.bytes.size();
+            view.erase("byteStride");
+            view.erase("target");
+            bytes.insert(bytes.end(), p.bytes.begin(), p.bytes.end());
+            out_.bytesAppended += p.bytes.size();
+        }
+        for (std::size_t b = 0; b < touched_.size(); ++b)
+            if (touched_[b]) doc_["buffers"][b]["byteLength"] = buffers_[b].size();
+    }
+
+    // The bytes a buffer holds in the output: exactly byteLength of them.
+    std::span<const std::uint8_t> bytesOfBuffer(std::size_t b) const {
+        const std::size_t length = std::min<std::size_t>(buffers_[b].size(), uintOf(doc_["buffers"][b], "byteLength"));
+        return std::span<const std::uint8_t>(buffers_[b]).first(length);
+    }
+
+    Result<fs::path> resolve(const std::string& uri, const char* what, std::size_t index) const {
+        const gltf::Where all(gltf::kRoot, what), at(all, index), uriAt(at, "uri");
+        auto file = gltf::resolveUri(uri, asset_.folder, uriAt);
+        if (!file) return Error{asset_.fileName + ": " + file.error().message};
+        return *file;
+    }
+
+    void copyBeside(const fs::path& file) {
+        const fs::path relative = file.lexically_relative(asset_.folder).lexically_normal();
+        for (const SideFile& f : out_.files)
+            if (f.relativePath == relative) return;
+        out_.files.push_back({relative, {}, file});
+    }
+
+    std::string nextBinName() {
+        if (binNames_++ == 0) return options_.binName;
+        const fs::path stem = fs::path(options_.binName).stem();
+        return stem.string() + "_" + std::to_string(binNames_ - 1) + ".bin";
+    }
+    int binNames_ = 0;
+
+    // A buffer written to a new .bin beside a .gltf.
+    void writeBin(std::size_t b) {
+        const std::string name = nextBinName();
+        const auto bytes = bytesOfBuffer(b);
+        out_.files.push_back({fs::path(name), std::vector<std::uint8_t>(bytes.begin(), bytes.end()), {}});
+        doc_["buffers"][b]["uri"] = fileNameToUri(name);
+    }
+
+    Status frameBuffersAsTheyAre(bool glb) {
+        for (std::size_t b = 0; b < sizeOf(doc_, "buffers"); ++b) {
+            Json& buffer = doc_["buffers"][b];
+            const Json* uri = member(buffer, "uri");
+            if (!uri) {
+                // A GLB's BIN chunk: stays in a GLB, becomes a .bin beside a .gltf.
+                const bool bin = b == 0 && (asset_.binary || touched_[0]) && !buffers_[0].empty();
+                if (bin && !glb) writeBin(b);
+                continue;
+            }
+            const std::string text = uri->get<std::string>();
+            if (gltf::isDataUri(text)) {
+                if (touched_[b]) buffer["uri"] = dataUri(text, bytesOfBuffer(b));
+            } else if (touched_[b]) {
+                writeBin(b);
+            } else {
+                auto file = resolve(text, "buffers", b);
+                if (!file) return file.error();
+                copyBeside(*file);
+            }
+        }
+        return Ok{};
+    }
+
+    // Every buffer with bytes into one BIN chunk, buffers without bytes after it.
+    Status mergeBuffers(std::vector<std::uint8_t>& bin) {
+        const std::size_t count = sizeOf(doc_, "buffers");
+        std::vector<int> newIndex(count, 0);
+        std::vector<std::uint64_t> base(count, 0);
+        Json buffers = Json::array({Json{{"byteLength", 0}}});
+        bool anyData = false;
+        for (std::size_t b = 0; b < count; ++b) {
+            if (noData(b)) {
+                newIndex[b] = int(buffers.size());
+                buffers.push_back(doc_["buffers"][b]);
+                continue;
+            }
+            anyData = true;
+            bin.resize(align4(bin.size()), 0);
+            base[b] = bin.size();
+            const auto bytes = bytesOfBuffer(b);
+            bin.insert(bin.end(), bytes.begin(), bytes.end());
+        }
+        if (count > 0 && !anyData) return Error{asset_.fileName + ": buffers: no buffer has data to put in a GLB"};
+        auto rebase = [&](Json& holder) {
+            const std::size_t b = uintOf(holder, "buffer");
+            if (b >= count) return;
+            holder["buffer"] = newIndex[b];
+            if (base[b] != 0 || member(holder, "byteOffset")) holder["byteOffset"] = uintOf(holder, "byteOffset") + base[b];
+        };
+        for (std::size_t v = 0; v < sizeOf(doc_, "bufferViews"); ++v) {
+            Json& view = doc_["bufferViews"][v];
+            rebase(view);
+            for (const char* name : kMeshopt)
+                if (extension(view, name)) rebase(view["extensions"][name]);
+        }
+
+        // External images go into the BIN chunk too, when their type is known.
+        for (std::size_t i = 0; i < sizeOf(doc_, "images"); ++i) {
+            const Json* uri = member(doc_["images"][i], "uri");
+            if (!uri || gltf::isDataUri(uri->get<std::string>())) continue;
+            auto file = resolve(uri->get<std::string>(), "images", i);
+            if (!file) return file.error();
+            const char* mime = mimeTypeOf(*file);
+            if (!mime) {
+                copyBeside(*file);
+                continue;
+            }
+            std::vector<std::uint8_t> bytes;
+            ROOTBAKE_TRY(readWhole(*file, bytes));
+            bin.resize(align4(bin.size()), 0);
+            if (!member(doc_, "bufferViews")) doc_["bufferViews"] = Json::array();
+            doc_["bufferViews"].push_back(Json{{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}});
+            bin.insert(bin.end(), bytes.begin(), bytes.end());
+            out_.bytesAppended += bytes.size();
+            Json& image = doc_["images"][i];  // fetched again: the root may have moved
+            image.erase("uri");
+            image["bufferView"] = doc_["bufferViews"].size() - 1;
+            if (!member(image, "mimeType")) image["mimeType"] = mime;
+            anyData = true;
+        }
+        if (!anyData) return Ok{};
+        buffers[0]["byteLength"] = bin.size();
+        doc_["buffers"] = std::move(buffers);
+        return Ok{};
+    }
+
+    Result<RewrittenAsset> frame() {
+        for (const std::string& uri : asset_.externalUris) {
+            auto file = gltf::resolveUri(uri, asset_.folder, gltf::Where("uri"));
+            if (file) out_.reads.push_back(*file);
+        }
+        const bool glb = options_.container == Container::Glb;
+        std::vector<std::uint8_t> bin;
+        bool hasBin = false;
+        if (glb && !asset_.binary) {
+            ROOTBAKE_TRY(mergeBuffers(bin));
+            hasBin = !bin.empty();
+        } else {
+            ROOTBAKE_TRY(frameBuffersAsTheyAre(glb));
+            if (glb && sizeOf(doc_, "buffers") > 0 && !member(doc_["buffers"][0], "uri") && !buffers_[0].empty()) {
+                hasBin = true;
+                bin = buffers_[0];  // as read (padding and all) when untouched, else byteLength bytes
+            }
+        }
+        if (!glb || asset_.binary) {
+            // Images that are files stay files, copied beside the output.
+            for (std::size_t i = 0; i < sizeOf(doc_, "images"); ++i) {
+                const Json* uri = member(doc_["images"][i], "uri");
+                if (!uri || gltf::isDataUri(uri->get<std::string>())) continue;
+                auto file = resolve(uri->get<std::string>(), "images", i);
+                if (!file) return file.error();
+                copyBeside(*file);
+            }
+        }
+
+        const int indent = glb ? -1 : options_.indent;
+        std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
+        if (glb) {
+            out_.main = frameGlb(json, hasBin ? &bin : nullptr);
+        } else {
+            if (indent >= 0) json += '\n';
+            out_.main.assign(json.begin(), json.end());
+        }
+        return std::move(out_);
+    }
+};
+
+}  // namespace
+
+std::string fileNameToUri(const std::string& name) {
+    static const char* digits = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : name) {
+        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                          c == '.' || c == '_' || c == '~' || c == '/';
+        if (keep) {
+            out += char(c);
+        } else {
+            out += '%';
+            out += digits[c >> 4];
+            out += digits[c & 15];
+        }
+    }
+    return out;
+}
+
+Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
+                                    const RewriteOptions& options) {
+    try {
+        Rewriter rewriter(asset, options);
+        return rewriter.run(clips);
+    } catch (const std::bad_alloc&) {
+        return Error{asset.fileName + ": out of memory"};
+    } catch (const std::exception& e) {  // nlohmann: a document the loader accepted but we cannot edit
+        return Error{asset.fileName + ": cannot rewrite: " + e.what()};
+    }
+}
+
+}  // namespace rootbake

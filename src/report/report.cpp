@@ -1,0 +1,893 @@
+// The HTML report: describeClip (core calls, no I/O) and writeReport (string
+// building). Pictures are inline SVG with presentation attributes, so a copied
+// picture keeps its colours; colours are the Okabe-Ito palette, and every
+// series also differs in dash or mark shape, for colour blindness and print.
+#include "report/report.h"
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/vec2.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numbers>
+
+namespace rootbake::report {
+
+namespace {
+
+constexpr double kDegreesPerRadian = 180.0 / std::numbers::pi;
+
+// Okabe-Ito.
+constexpr const char* kBlack = "#000000";
+constexpr const char* kVermillion = "#D55E00";
+constexpr const char* kBluishGreen = "#009E73";
+constexpr const char* kBlue = "#0072B2";
+constexpr const char* kYellow = "#F0E442";
+constexpr const char* kInk = "#222222";
+constexpr const char* kMuted = "#666666";
+constexpr const char* kGrid = "#E4E4E4";
+// Contact lanes and their marks: colour and shape by lane, cycling.
+constexpr const char* kLaneColours[] = {"#0072B2", "#E69F00", "#CC79A7", "#56B4E9", "#000000", "#009E73"};
+constexpr int kLaneColourCount = 6;
+constexpr int kShapeCount = 4;  // circle, square, diamond, triangle
+
+// Shared horizontal layout of the charts over time, px: they line up.
+constexpr double kChartWidth = 1100;
+constexpr double kChartLeft = 180;
+constexpr double kChartRight = 1080;
+constexpr double kTopViewWidth = 460;  // px; height 240..460, plus the legend
+
+const char* laneColour(int lane) { return kLaneColours[lane % kLaneColourCount]; }
+
+// ---- numbers and text ----------------------------------------------------------
+
+// An SVG coordinate: 0.1 px, no trailing ".0".
+std::string px(double v) {
+    double r = std::round(v * 10.0) / 10.0;
+    if (r == 0.0 || !std::isfinite(r)) r = 0.0;
+    char text[32];
+    char* end = std::to_chars(text, text + sizeof text, r, std::chars_format::fixed, 1).ptr;
+    if (end - text >= 2 && end[-1] == '0' && end[-2] == '.') end -= 2;
+    return std::string(text, end);
+}
+
+std::string length(double v) { return formatNumber(v, kLengthResolution) + " m"; }
+std::string speed(double v) { return formatNumber(v, kLengthResolution) + " m/s"; }
+std::string degrees(double radians) { return formatNumber(radians * kDegreesPerRadian, kAngleResolution) + "\u00B0"; }
+
+std::string vectorText(const glm::dvec3& v, double resolution) {
+    return "(" + formatNumber(v.x, resolution) + ", " + formatNumber(v.y, resolution) + ", " +
+           formatNumber(v.z, resolution) + ")";
+}
+
+// "+Y" for a coordinate axis, else the vector.
+std::string axisName(const glm::dvec3& v) {
+    static const char* names[] = {"X", "Y", "Z"};
+    for (int i = 0; i < 3; ++i) {
+        glm::dvec3 axis(0.0);
+        axis[i] = 1.0;
+        const double d = glm::dot(v, axis);
+        if (std::abs(std::abs(d) - 1.0) < 1e-9) return std::string(d > 0 ? "+" : "\u2212") + names[i];
+    }
+    return vectorText(v, kDirectionResolution);
+}
+
+// A fraction of the character height; noise where the length it stands for is.
+std::string percent(double fraction, double lengthValue) {
+    return (std::abs(lengthValue) < kLengthResolution ? std::string("0") : formatNumber(fraction * 100.0)) + "%";
+}
+
+std::string clipTitle(const ClipReport& c) {
+    return c.name.empty() ? "animations[" + std::to_string(c.animationIndex) + "]" : c.name;
+}
+
+// At most about `limit` bytes: the start and the end, an ellipsis between
+// (node names differ at the end: "mixamorig:LeftToe_End"). Never splits a
+// UTF-8 sequence.
+std::string shorten(const std::string& s, std::size_t limit) {
+    if (s.size() <= limit) return s;
+    auto boundary = [&](std::size_t i) {
+        while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+        return i;
+    };
+    const std::size_t head = boundary(limit / 3), tail = boundary(s.size() - (limit - limit / 3 - 1));
+    return s.substr(0, head) + "\u2026" + s.substr(tail);
+}
+
+std::vector<std::string> splitReason(const std::string& reason) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= reason.size()) {
+        const std::size_t end = reason.find("; ", start);
+        const std::string part = reason.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!part.empty()) parts.push_back(part);
+        if (end == std::string::npos) break;
+        start = end + 2;
+    }
+    return parts;
+}
+
+// 1, 2 or 5 times a power of ten, near range / target.
+double niceStep(double range, int target) {
+    if (!(range > 0.0) || !std::isfinite(range)) return 1.0;
+    const double raw = range / target;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / power;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * power;
+}
+
+// ---- the ground plane ------------------------------------------------------------
+
+glm::dvec3 horizontal(const glm::dvec3& v, const glm::dvec3& up) { return v - up * glm::dot(v, up); }
+
+// Seen from above (from +up): `page` points up the page, `right` to the right.
+// With +Y up that is +Z up the page and -X to the right, the view of a
+// character facing +Z from behind and above (its left, +X, on the left).
+struct GroundPlane {
+    glm::dvec3 right, page;
+    glm::dvec2 at(const glm::dvec3& p) const { return {glm::dot(p, right), glm::dot(p, page)}; }
+};
+
+GroundPlane groundPlane(const glm::dvec3& up) {
+    const glm::dvec3 first =
+        glm::normalize(horizontal(std::abs(up.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 0, 1), up));
+    const glm::dvec3 second = glm::cross(first, up);
+    return {-first, second};
+}
+
+// The horizontal bounds of points on the ground plane.
+struct Box {
+    glm::dvec2 lo{0.0}, hi{0.0};
+    glm::dvec2 size() const { return hi - lo; }
+};
+
+Box boxOf(const std::vector<glm::dvec3>& points, const GroundPlane& plane) {
+    Box box;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const glm::dvec2 p = plane.at(points[i]);
+        box.lo = i == 0 ? p : glm::min(box.lo, p);
+        box.hi = i == 0 ? p : glm::max(box.hi, p);
+    }
+    return box;
+}
+
+// ---- a small SVG writer ------------------------------------------------------------
+
+class Svg {
+public:
+    Svg(const char* cls, double width, double height, const std::string& title) {
+        s_ = "<svg class=\"" + std::string(cls) + "\" width=\"" + px(width) + "\" height=\"" + px(height) +
+             "\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" role=\"img\" aria-label=\"" + escapeHtml(title) +
+             "\" font-family=\"sans-serif\" font-size=\"12\"><title>" + escapeHtml(title) + "</title>";
+    }
+
+    void line(double x1, double y1, double x2, double y2, const char* stroke, double width = 1.0,
+              const char* dash = nullptr) {
+        s_ += "<line x1=\"" + px(x1) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x2) + "\" y2=\"" + px(y2) +
+              "\" stroke=\"" + stroke + "\" stroke-width=\"" + px(width) + "\"";
+        if (dash) s_ += std::string(" stroke-dasharray=\"") + dash + "\"";
+        s_ += "/>";
+    }
+
+    // Points closer than half a pixel to the last one kept are left out.
+    void polyline(const std::vector<glm::dvec2>& points, const char* stroke, double width,
+                  const char* dash = nullptr) {
+        if (points.empty()) return;
+        std::string list;
+        glm::dvec2 last = points.front();
+        list += px(last.x) + "," + px(last.y);
+        for (std::size_t i = 1; i < points.size(); ++i) {
+            const bool final = i + 1 == points.size();
+            if (!final && glm::length(points[i] - last) < 0.5) continue;
+            last = points[i];
+            list += " " + px(last.x) + "," + px(last.y);
+        }
+        s_ += "<polyline points=\"" + list + "\" fill=\"none\" stroke=\"" + stroke + "\" stroke-width=\"" +
+              px(width) + "\" stroke-linejoin=\"round\" stroke-linecap=\"round\"";
+        if (dash) s_ += std::string(" stroke-dasharray=\"") + dash + "\"";
+        s_ += "/>";
+    }
+
+    void rect(double x, double y, double w, double h, const char* fill, const char* stroke = nullptr,
+              const char* opacity = nullptr) {
+        s_ += "<rect x=\"" + px(x) + "\" y=\"" + px(y) + "\" width=\"" + px(std::max(w, 0.0)) + "\" height=\"" +
+              px(std::max(h, 0.0)) + "\" fill=\"" + fill + "\"";
+        if (stroke) s_ += std::string(" stroke=\"") + stroke + "\"";
+        if (opacity) s_ += std::string(" fill-opacity=\"") + opacity + "\"";
+        s_ += "/>";
+    }
+
+    void circle(double cx, double cy, double r, const char* fill, const char* stroke = nullptr) {
+        s_ += "<circle cx=\"" + px(cx) + "\" cy=\"" + px(cy) + "\" r=\"" + px(r) + "\" fill=\"" + fill + "\"";
+        if (stroke) s_ += std::string(" stroke=\"") + stroke + "\" stroke-width=\"1.5\"";
+        s_ += "/>";
+    }
+
+    void polygon(const std::vector<glm::dvec2>& points, const char* fill, const char* stroke = nullptr) {
+        std::string list;
+        for (const glm::dvec2& p : points) list += (list.empty() ? "" : " ") + px(p.x) + "," + px(p.y);
+        s_ += "<polygon points=\"" + list + "\" fill=\"" + fill + "\"";
+        if (stroke) s_ += std::string(" stroke=\"") + stroke + "\" stroke-width=\"1\"";
+        s_ += "/>";
+    }
+
+    // A contact's mark: its lane's colour and shape, centred on (x, y).
+    void mark(int lane, double x, double y, double size) {
+        const char* fill = laneColour(lane);
+        const double r = size / 2;
+        switch (lane % kShapeCount) {
+            case 0: circle(x, y, r, fill, "#FFFFFF"); break;
+            case 1: polygon({{x - r, y - r}, {x + r, y - r}, {x + r, y + r}, {x - r, y + r}}, fill, "#FFFFFF"); break;
+            case 2: polygon({{x, y - r * 1.3}, {x + r * 1.3, y}, {x, y + r * 1.3}, {x - r * 1.3, y}}, fill, "#FFFFFF");
+                    break;
+            default: polygon({{x, y - r * 1.2}, {x + r * 1.2, y + r}, {x - r * 1.2, y + r}}, fill, "#FFFFFF"); break;
+        }
+    }
+
+    void text(double x, double y, std::string_view content, const char* anchor = "start", const char* fill = kInk,
+              double size = 12, bool bold = false) {
+        s_ += "<text x=\"" + px(x) + "\" y=\"" + px(y) + "\"";
+        if (std::string_view(anchor) != "start") s_ += std::string(" text-anchor=\"") + anchor + "\"";
+        s_ += std::string(" fill=\"") + fill + "\"";
+        if (size != 12) s_ += " font-size=\"" + px(size) + "\"";
+        if (bold) s_ += " font-weight=\"bold\"";
+        s_ += ">" + escapeHtml(content) + "</text>";
+    }
+
+    void arrow(glm::dvec2 from, glm::dvec2 to, const char* colour, double width) {
+        const glm::dvec2 d = to - from;
+        const double len = glm::length(d);
+        if (!(len > 1.0)) return;
+        const glm::dvec2 u = d / len, n(-u.y, u.x);
+        const double head = std::min(10.0, len * 0.5);
+        line(from.x, from.y, to.x - u.x * head * 0.8, to.y - u.y * head * 0.8, colour, width);
+        polygon({to, to - u * head + n * (head * 0.45), to - u * head - n * (head * 0.45)}, colour);
+    }
+
+    // A group with a tooltip: the whole of a shortened label.
+    void openTitled(std::string_view title) { s_ += "<g><title>" + escapeHtml(title) + "</title>"; }
+    void closeGroup() { s_ += "</g>"; }
+
+    std::string finish() { return std::move(s_) + "</svg>"; }
+
+private:
+    std::string s_;
+};
+
+// Time (s) to x (px) on the charts' shared layout.
+struct TimeAxis {
+    double duration = 0.0;
+    double x(double t) const { return kChartLeft + (duration > 0.0 ? t / duration : 0.0) * (kChartRight - kChartLeft); }
+};
+
+void drawTimeTicks(Svg& svg, const TimeAxis& axis, double top, double bottom, bool gridLines) {
+    const double step = niceStep(axis.duration, 10);
+    const int last = static_cast<int>(std::floor(axis.duration / step + 1e-9));
+    for (int k = 0; k <= last; ++k) {
+        const double t = k * step;
+        const double x = axis.x(t);
+        if (gridLines) svg.line(x, top, x, bottom, kGrid);
+        svg.line(x, bottom, x, bottom + 5, kMuted);
+        svg.text(x, bottom + 18, formatNumber(t), "middle", kMuted);
+    }
+    svg.line(kChartLeft, bottom, kChartRight, bottom, kMuted);
+    svg.text(kChartRight, bottom + 32, "time (s)", "end", kMuted);
+}
+
+// ---- one clip's pictures -------------------------------------------------------------
+
+std::string topView(const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    const GroundPlane plane = groundPlane(a.upAxis);
+    auto project = [&](const std::vector<glm::dvec3>& points) {
+        std::vector<glm::dvec2> out;
+        out.reserve(points.size());
+        for (const glm::dvec3& p : points) out.push_back(plane.at(p));
+        return out;
+    };
+    const std::vector<glm::dvec2> source = project(c.sourceRootPath), baked = project(c.bakedRootPath),
+                                  character = project(a.track.translation);
+
+    // Bounds of everything drawn, and the origin.
+    glm::dvec2 lo(0.0), hi(0.0);
+    auto include = [&](const glm::dvec2& p) {
+        if (!std::isfinite(p.x) || !std::isfinite(p.y)) return;
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    };
+    for (const auto* path : {&source, &baked, &character})
+        for (const glm::dvec2& p : *path) include(p);
+    for (const PlantedMark& m : c.marks)
+        include(plane.at(m.touchDown)), include(plane.at(m.liftOff)), include(plane.at(m.foothold));
+    const double height = a.characterHeight > 0.0 ? a.characterHeight : 1.0;
+    const double minimumSpan = 0.5 * height;
+    const glm::dvec2 centre = (lo + hi) * 0.5;
+    glm::dvec2 span = glm::max(hi - lo, glm::dvec2(minimumSpan * 0.25));
+    span *= 1.2;  // margin
+    span = glm::max(span, glm::dvec2(minimumSpan));
+
+    constexpr double kWide = kTopViewWidth, kMinTall = 240, kMaxTall = 460;
+    const double scale = std::min(kWide / span.x, kMaxTall / span.y);  // px per scene unit, equal axes
+    const double plotHeight = std::clamp(span.y * scale, kMinTall, kMaxTall);
+    const glm::dvec2 view(kWide / scale, plotHeight / scale);
+    const glm::dvec2 origin = centre - view * 0.5;  // bottom-left corner, scene units
+    auto toPx = [&](const glm::dvec2& p) { return glm::dvec2((p.x - origin.x) * scale, (origin.y + view.y - p.y) * scale); };
+    auto toPxAll = [&](const std::vector<glm::dvec2>& points) {
+        std::vector<glm::dvec2> out;
+        out.reserve(points.size());
+        for (const glm::dvec2& p : points) out.push_back(toPx(p));
+        return out;
+    };
+
+    constexpr double kLegend = 88;
+    Svg svg("topview", kWide, plotHeight + kLegend,
+            "Top view of " + clipTitle(c) + ": root and character paths on the ground plane, metres");
+    svg.rect(0, 0, kWide, plotHeight, "#FAFAFA", "#BBBBBB");
+
+    // Grid at the scale bar's step.
+    const double step = niceStep(std::min(view.x, view.y), 4);
+    for (int k = static_cast<int>(std::ceil(origin.x / step)); k * step <= origin.x + view.x; ++k) {
+        const double x = toPx({k * step, 0}).x;
+        svg.line(x, 0, x, plotHeight, k == 0 ? "#C8C8C8" : kGrid);
+    }
+    for (int k = static_cast<int>(std::ceil(origin.y / step)); k * step <= origin.y + view.y; ++k) {
+        const double y = toPx({0, k * step}).y;
+        svg.line(0, y, kWide, y, k == 0 ? "#C8C8C8" : kGrid);
+    }
+
+    // Planted contacts under the paths: where each moved from touch-down to lift-off, then its foothold.
+    for (const PlantedMark& m : c.marks) {
+        const glm::dvec2 p0 = toPx(plane.at(m.touchDown)), p1 = toPx(plane.at(m.liftOff));
+        if (glm::length(p1 - p0) >= 1.0) svg.line(p0.x, p0.y, p1.x, p1.y, laneColour(m.lane), 1.5);
+    }
+    for (const PlantedMark& m : c.marks) {
+        const glm::dvec2 p = toPx(plane.at(m.foothold));
+        svg.mark(m.lane, p.x, p.y, 10);
+    }
+
+    svg.polyline(toPxAll(character), kBlack, 2.0);
+    svg.polyline(toPxAll(source), kVermillion, 2.0, "6 4");
+    if (!character.empty()) {
+        const glm::dvec2 start = toPx(character.front()), end = toPx(character.back());
+        svg.circle(start.x, start.y, 4.5, "#FFFFFF", kBlack);
+        svg.circle(end.x, end.y, 3.5, kBlack);
+    }
+    // The baked root on top, in the box it stays in.
+    if (!baked.empty()) {
+        const Box box = boxOf(c.bakedRootPath, plane);
+        const glm::dvec2 a0 = toPx(box.lo), a1 = toPx(box.hi);
+        const double x0 = std::min(a0.x, a1.x) - 3, y0 = std::min(a0.y, a1.y) - 3;
+        svg.rect(x0, y0, std::abs(a1.x - a0.x) + 6, std::abs(a1.y - a0.y) + 6, kBluishGreen, nullptr, "0.18");
+        svg.polyline(toPxAll(baked), kBluishGreen, 2.5);
+        // Named where it sits: it is often only a few pixels across.
+        const double lx = std::max(a0.x, a1.x) + 8, lyBox = std::max(a0.y, a1.y) + 14;
+        const bool left = lx > kWide - 80;
+        svg.text(left ? std::min(a0.x, a1.x) - 8 : lx, std::min(lyBox, plotHeight - 36), "baked root",
+                 left ? "end" : "start", "#00704F", 12, true);
+    }
+
+    // Scale bar, bottom left.
+    const double bar = step * scale;
+    svg.rect(6, plotHeight - 30, bar + 16, 24, "#FFFFFF", nullptr, "0.85");
+    svg.line(14, plotHeight - 12, 14 + bar, plotHeight - 12, kInk, 3.0);
+    svg.line(14, plotHeight - 17, 14, plotHeight - 7, kInk, 1.5);
+    svg.line(14 + bar, plotHeight - 17, 14 + bar, plotHeight - 7, kInk, 1.5);
+    svg.text(14 + bar / 2, plotHeight - 18, length(step), "middle");
+
+    // Which way is which, top right.
+    const double cx = kWide - 58, cy = 40;
+    svg.rect(cx - 22, cy - 34, 76, 52, "#FFFFFF", nullptr, "0.85");
+    svg.arrow({cx, cy}, {cx, cy - 24}, kMuted, 1.5);
+    svg.arrow({cx, cy}, {cx + 24, cy}, kMuted, 1.5);
+    svg.text(cx + 6, cy - 20, axisName(plane.page), "start", kMuted, 11);
+    svg.text(cx + 28, cy + 4, axisName(plane.right), "start", kMuted, 11);
+
+    // Legend, under the plot.
+    const double ly = plotHeight + 20;
+    svg.line(8, ly - 4, 36, ly - 4, kVermillion, 2.0, "6 4");
+    svg.text(42, ly, "root, source clip");
+    svg.line(8, ly + 18, 36, ly + 18, kBluishGreen, 3.0);
+    svg.text(42, ly + 22, "root, baked in place (its box)");
+    svg.line(230, ly - 4, 258, ly - 4, kBlack, 2.0);
+    svg.text(264, ly, "character (motion track)");
+    for (int lane = 0; lane < std::min<int>(static_cast<int>(c.lanes.size()), 4); ++lane)
+        svg.mark(lane, 234 + lane * 8, ly + 18, 8);
+    svg.text(264, ly + 22, c.lanes.empty() ? "no contacts" : "planted contact (foothold)");
+    // The direction of travel, drawn as it points on the plot.
+    if (a.source != Source::None && std::abs(a.strideLength) >= kLengthResolution) {
+        const glm::dvec2 d = plane.at(a.travelDirection * (a.strideLength < 0.0 ? -1.0 : 1.0));
+        if (glm::length(d) > 1e-9) {
+            const glm::dvec2 u = glm::normalize(d), at(22, ly + 39);
+            const glm::dvec2 half = glm::dvec2(u.x, -u.y) * 14.0;
+            svg.arrow(at - half, at + half, kBlue, 2.5);
+            svg.text(42, ly + 44, "direction of travel " + vectorText(a.travelDirection, kDirectionResolution),
+                     "start", kBlue);
+        }
+    }
+    svg.text(8, ly + 64, "Seen from above (" + axisName(a.upAxis) + "): " + axisName(plane.page) + " up the page, " +
+                             axisName(plane.right) + " to the right; grid " + length(step),
+             "start", kMuted, 11);
+    return svg.finish();
+}
+
+std::string contactTimeline(const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    const int lanes = static_cast<int>(c.lanes.size());
+    if (lanes == 0 || !(a.duration > 0.0)) {
+        Svg svg("timeline", kChartWidth, 36, "Contact timeline of " + clipTitle(c) + ": no contact nodes");
+        svg.text(kChartLeft, 22,
+                 lanes == 0 ? "No contact nodes: nothing under the root reaches the ground."
+                            : "The clip has no duration: nothing to show over time.",
+                 "start", kMuted);
+        return svg.finish();
+    }
+    constexpr double kTop = 8, kLane = 26, kBar = 16;
+    const double bottom = kTop + lanes * kLane + 4;
+    Svg svg("timeline", kChartWidth, bottom + 40,
+            "Contact timeline of " + clipTitle(c) + ": planted intervals per contact node over the clip");
+    const TimeAxis axis{a.duration};
+
+    // Flight: a run of samples where no contact is planted.
+    std::vector<PlantedInterval> all;
+    for (const ContactLane& lane : c.lanes) all.insert(all.end(), lane.planted.begin(), lane.planted.end());
+    std::sort(all.begin(), all.end(), [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
+    const double dt = a.track.times.size() > 1 ? a.duration / double(a.track.times.size() - 1) : a.duration;
+    std::vector<PlantedInterval> flights;
+    double covered = 0.0;
+    bool any = false;
+    for (const PlantedInterval& p : all) {
+        const double gapStart = any ? covered : 0.0;
+        if (p.start - gapStart > (any ? 1.5 * dt : 0.5 * dt)) flights.push_back({gapStart, p.start});
+        covered = any ? std::max(covered, p.end) : p.end;
+        any = true;
+    }
+    if (any && a.duration - covered > 1.5 * dt) flights.push_back({covered, a.duration});
+    if (!any) flights.push_back({0.0, a.duration});
+    for (const PlantedInterval& f : flights)
+        svg.rect(axis.x(f.start), kTop - 4, axis.x(f.end) - axis.x(f.start), lanes * kLane + 4, kYellow, nullptr,
+                 "0.45");
+
+    drawTimeTicks(svg, axis, kTop - 4, bottom, true);
+    for (int k = 0; k < lanes; ++k) {
+        const double y = kTop + k * kLane;
+        svg.rect(kChartLeft, y + (kLane - kBar) / 2 - 1, kChartRight - kChartLeft, kBar + 2, "#EFEFEF");
+        for (const PlantedInterval& p : c.lanes[k].planted) {
+            const double x0 = axis.x(p.start), x1 = std::max(axis.x(p.end), x0 + 2.0);
+            svg.rect(x0, y + (kLane - kBar) / 2, x1 - x0, kBar, laneColour(k));
+        }
+        svg.mark(k, kChartLeft - 12, y + kLane / 2, 10);
+        const std::string& label = c.lanes[k].label;
+        if (label.size() > 22) svg.openTitled(label);
+        svg.text(kChartLeft - 24, y + kLane / 2 + 4, shorten(label, 22), "end");
+        if (label.size() > 22) svg.closeGroup();
+    }
+    // Key.
+    const double ky = bottom + 32;
+    svg.rect(kChartLeft, ky - 10, 14, 10, laneColour(0));
+    svg.text(kChartLeft + 20, ky, "planted");
+    svg.rect(kChartLeft + 90, ky - 10, 14, 10, kYellow, "#B8AE20", "0.45");
+    svg.text(kChartLeft + 110, ky, flights.empty() ? "no flight: a contact is always planted"
+                                                   : "flight: no contact planted");
+    return svg.finish();
+}
+
+// A value over the clip's time, with a dashed reference line from (0, ref0) to (duration, ref1).
+struct Series {
+    const char* cls;
+    std::string title, unit, seriesLabel, referenceLabel;
+    std::vector<double> values;  // one per track sample
+    double ref0 = 0.0, ref1 = 0.0;
+};
+
+std::string chartOverTime(const ClipReport& c, const Series& s) {
+    const ClipAnalysis& a = c.analysis;
+    const std::vector<double>& times = a.track.times;
+    if (!(a.duration > 0.0) || times.size() < 2) {
+        Svg svg(s.cls, kChartWidth, 36, s.title + " of " + clipTitle(c) + ": the clip has no duration");
+        svg.text(kChartLeft, 22, "The clip has no duration: nothing to show over time.", "start", kMuted);
+        return svg.finish();
+    }
+    constexpr double kTop = 30, kPlot = 170;
+    const double bottom = kTop + kPlot;
+    Svg svg(s.cls, kChartWidth, bottom + 40, s.title + " of " + clipTitle(c) + " over the clip, " + s.unit);
+    const TimeAxis axis{a.duration};
+
+    double lo = std::min({0.0, s.ref0, s.ref1}), hi = std::max({0.0, s.ref0, s.ref1});
+    for (double v : s.values)
+        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    if (hi - lo < 1e-9) hi = lo + 1.0;
+    const double step = niceStep(hi - lo, 5);
+    lo = std::floor(lo / step + 1e-9) * step;
+    hi = std::ceil(hi / step - 1e-9) * step;
+    if (hi - lo < 2 * step) hi = lo + 2 * step;
+    auto y = [&](double v) { return bottom - (v - lo) / (hi - lo) * kPlot; };
+
+    for (int k = static_cast<int>(std::round(lo / step)); k <= static_cast<int>(std::round(hi / step)); ++k) {
+        const double v = k * step, yy = y(v);
+        svg.line(kChartLeft, yy, kChartRight, yy, k == 0 ? "#BBBBBB" : kGrid);
+        svg.text(kChartLeft - 8, yy + 4, formatNumber(v), "end", kMuted);
+    }
+    drawTimeTicks(svg, axis, kTop, bottom, false);
+    svg.text(20, kTop + kPlot / 2, s.title + " (" + s.unit + ")", "start", kInk, 12, true);
+
+    std::vector<glm::dvec2> points;
+    points.reserve(times.size());
+    for (std::size_t i = 0; i < times.size() && i < s.values.size(); ++i)
+        if (std::isfinite(s.values[i])) points.push_back({axis.x(times[i]), y(s.values[i])});
+    svg.line(axis.x(0), y(s.ref0), axis.x(a.duration), y(s.ref1), kBlack, 1.5, "7 5");
+    svg.polyline(points, kBlue, 2.5);
+    // Key, above the plot.
+    svg.line(kChartLeft, 12, kChartLeft + 28, 12, kBlue, 2.5);
+    svg.text(kChartLeft + 34, 16, s.seriesLabel);
+    svg.line(kChartLeft + 260, 12, kChartLeft + 288, 12, kBlack, 1.5, "7 5");
+    svg.text(kChartLeft + 294, 16, s.referenceLabel);
+    return svg.finish();
+}
+
+std::string speedChart(const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    const std::vector<double>& t = a.track.times;
+    const std::vector<glm::dvec3>& p = a.track.translation;
+    Series s{"speed", "Speed", "m/s", "ground speed of the motion track",
+             "average speed " + speed(a.averageSpeed) + " (stride / duration)",
+             {}, a.averageSpeed, a.averageSpeed};
+    // Ground speed, central differences (one-sided at the ends).
+    const std::size_t n = std::min(t.size(), p.size());
+    s.values.resize(n, 0.0);
+    for (std::size_t i = 0; i < n && n > 1; ++i) {
+        const std::size_t i0 = i == 0 ? 0 : i - 1, i1 = i + 1 == n ? i : i + 1;
+        const double dt = t[i1] - t[i0];
+        s.values[i] = dt > 0.0 ? glm::length(horizontal(p[i1] - p[i0], a.upAxis)) / dt : 0.0;
+    }
+    return chartOverTime(c, s);
+}
+
+std::string turnChart(const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    Series s{"turn", "Turn", "\u00B0", "turn of the motion track since the start",
+             "constant rate " + degrees(a.averageAngularSpeed) + "/s, " +
+                 degrees(a.turn) + " per cycle",
+             {}, 0.0, a.turn * kDegreesPerRadian};
+    for (double yaw : a.track.yaw) s.values.push_back(yaw * kDegreesPerRadian);
+    return chartOverTime(c, s);
+}
+
+// ---- one clip's section -------------------------------------------------------------
+
+void row(std::string& out, const char* name, const std::string& valueHtml, const char* cls = nullptr) {
+    out += "<tr";
+    if (cls) out += std::string(" class=\"") + cls + "\"";
+    out += "><th>" + std::string(name) + "</th><td>" + valueHtml + "</td></tr>\n";
+}
+
+const char* sourceExplanation(Source source) {
+    switch (source) {
+        case Source::Root: return "the motion is in the root's keys: taken out of them, applied to the character";
+        case Source::FootContact: return "in place: the travel is deduced from the planted contacts; keys unchanged";
+        case Source::None: break;
+    }
+    return "no travel and no turn: the clip produces no motion";
+}
+
+void appendFigures(std::string& out, const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    out += "<table class=\"figures\">\n";
+    row(out, "Source",
+        "<span class=\"badge\">" + std::string(sourceName(a.source)) + "</span> " + sourceExplanation(a.source));
+    row(out, "Root", c.root.empty() ? "none" : escapeHtml(c.root));
+    row(out, "Character space", c.character.empty() ? "the scene" : escapeHtml(c.character));
+    std::string contacts;
+    for (const std::string& label : c.contacts) contacts += (contacts.empty() ? "" : ", ") + escapeHtml(label);
+    row(out, "Contacts", contacts.empty() ? "none" : contacts);
+    row(out, "Duration", formatNumber(a.duration) + " s (" + formatNumber(a.from) + " to " + formatNumber(a.to) + " s)");
+    row(out, "Character height", length(a.characterHeight));
+    row(out, "Stride", length(a.strideLength), "key");
+    row(out, "Stride vector", vectorText(a.stride, kLengthResolution) + " m");
+    row(out, "Direction of travel",
+        a.source == Source::None || std::abs(a.strideLength) < kLengthResolution
+            ? "none (no travel)"
+            : vectorText(a.travelDirection, kDirectionResolution));
+    row(out, "Turn", degrees(a.turn) + (a.extractsRotation ? " per cycle, extracted" : " per cycle, not extracted"),
+        "key");
+    row(out, "Average speed", speed(a.averageSpeed), "key");
+    row(out, "Angular speed", degrees(a.averageAngularSpeed) + "/s");
+    std::string seam = length(c.loop.position) + " (" + percent(c.loop.positionFraction, c.loop.position) +
+                       " of the height), " + formatNumber(c.loop.rotationDegrees, kAngleResolution) + "\u00B0";
+    if (!c.worstNode.empty() && c.loop.position >= kLengthResolution) seam += ", largest at " + escapeHtml(c.worstNode);
+    row(out, "Loop seam", seam);
+    if (!c.bakedRootPath.empty()) {
+        const Box box = boxOf(c.bakedRootPath, groundPlane(a.upAxis));
+        const bool still = box.size().x < kLengthResolution && box.size().y < kLengthResolution;
+        row(out, "Baked root", still ? std::string("does not move on the ground")
+                                     : "stays within " + formatNumber(box.size().x, kLengthResolution) + " \u00D7 " +
+                                           length(box.size().y) + " on the ground");
+    }
+    row(out, "Baked clip", c.bakedInPlace ? "the root's keys rewritten in place" : "written as it is");
+    out += "</table>\n";
+
+    out += "<h4>Decisions</h4>\n<ol class=\"reasons\">\n";
+    for (const std::string& reason : splitReason(a.reason)) out += "<li>" + escapeHtml(reason) + "</li>\n";
+    out += "</ol>\n";
+    if (!a.warnings.empty()) {
+        out += "<div class=\"warnings\"><h4>\u26A0 Warnings</h4>\n<ul>\n";
+        for (const std::string& w : a.warnings) out += "<li>" + escapeHtml(w) + "</li>\n";
+        out += "</ul></div>\n";
+    }
+}
+
+void appendClip(std::string& out, int asset, const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    out += "<section class=\"clip\" id=\"" + clipSectionId(asset, c.animationIndex) + "\">\n";
+    out += "<h3>" + escapeHtml(clipTitle(c)) + " <span class=\"index\">animations[" +
+           std::to_string(c.animationIndex) + "]</span>";
+    if (!a.warnings.empty())
+        out += " <span class=\"warn-badge\">\u26A0 " + std::to_string(a.warnings.size()) +
+               (a.warnings.size() == 1 ? " warning" : " warnings") + "</span>";
+    out += "</h3>\n<div class=\"row\">\n<div class=\"figures-box\">\n";
+    appendFigures(out, c);
+    out += "</div>\n<figure class=\"topview-box\">\n" + topView(c) +
+           "\n<figcaption>Top view: the root in the source clip, the character as the motion track moves it, "
+           "and the root in the baked clip, which should stay in a small region.</figcaption>\n</figure>\n</div>\n";
+
+    out += "<figure>\n<figcaption>Contact timeline: planted intervals per contact node";
+    if (!c.lanes.empty() && !c.lanesFromAnalysis)
+        out += " (found by a contact-only analysis for this report; this clip's motion does not come from its "
+               "contacts)";
+    out += ".</figcaption>\n" + contactTimeline(c) + "\n</figure>\n";
+    out += "<figure>\n<figcaption>Speed over time: the ground speed of the motion track.</figcaption>\n" +
+           speedChart(c) + "\n</figure>\n";
+    if (a.extractsRotation)
+        out += "<figure>\n<figcaption>Turn over time: the turn about the up axis the motion track applies."
+               "</figcaption>\n" + turnChart(c) + "\n</figure>\n";
+    out += "<p class=\"back\"><a href=\"#top\">\u2191 back to the list</a></p>\n</section>\n";
+}
+
+// ---- the page ------------------------------------------------------------------------
+
+constexpr const char* kStyle = R"(
+body { margin: 0; background: #FFFFFF; color: #1A1A1A;
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header, main { max-width: 1140px; margin: 0 auto; padding: 0 20px; }
+header { padding-top: 18px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 20px; margin: 28px 0 6px; }
+h3 { font-size: 17px; margin: 0 0 10px; }
+nav h3 { font-size: 15px; margin: 10px 0 2px; }
+h4 { font-size: 13px; margin: 12px 0 4px; text-transform: uppercase; letter-spacing: 0.04em; color: #555555; }
+a { color: #0062A0; }
+.meta { color: #555555; margin: 0 0 8px; }
+.index { font-weight: normal; color: #777777; font-size: 13px; }
+table { border-collapse: collapse; }
+.jump { margin: 4px 0 10px; }
+.jump th, .jump td { padding: 3px 12px 3px 0; text-align: left; white-space: nowrap; }
+.jump th { font-size: 12px; color: #555555; border-bottom: 1px solid #CCCCCC; }
+.jump td.n, .jump th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.figures th { text-align: left; font-weight: 600; color: #444444; padding: 2px 14px 2px 0;
+  vertical-align: top; white-space: nowrap; }
+.figures td { padding: 2px 0; font-variant-numeric: tabular-nums; }
+.figures tr.key td { font-weight: 700; }
+.badge { display: inline-block; padding: 0 6px; border: 1px solid #888888; border-radius: 3px;
+  font-size: 12px; font-weight: 600; background: #F2F2F2; }
+.reasons { margin: 0; padding-left: 22px; color: #333333; }
+.warnings { background: #FFF1D6; border-left: 5px solid #E69F00; padding: 4px 12px 6px; margin: 10px 0; }
+.warnings h4 { color: #8A4B00; margin-top: 4px; }
+.warn, .warn-badge { color: #8A4B00; font-weight: 700; }
+.warn-badge { font-size: 13px; background: #FFF1D6; border: 1px solid #E69F00; border-radius: 3px; padding: 0 6px; }
+.clip { border-top: 2px solid #D0D0D0; padding: 16px 0 8px; }
+.row { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
+.figures-box { flex: 1 1 440px; min-width: 0; }
+figure { margin: 10px 0 0; }
+figcaption { color: #555555; font-size: 12.5px; margin: 0 0 2px; }
+.topview-box { flex: 0 0 auto; margin: 0; }
+.topview-box figcaption { max-width: 460px; margin: 4px 0 0; }
+svg { display: block; max-width: 100%; height: auto; }
+.back { margin: 6px 0 0; font-size: 12px; }
+@media print {
+  body { font-size: 10pt; }
+  header, main { max-width: none; padding: 0; }
+  .clip { break-before: page; }
+  figure, tr { break-inside: avoid; }
+  .back { display: none; }
+  a { color: inherit; text-decoration: none; }
+}
+)";
+
+std::string optionsText(const Options& o) {
+    std::string s = "up axis " + axisName(glm::normalize(o.upAxis));
+    s += " \u00B7 " + formatNumber(o.samplesPerSecond) + " samples/s";
+    s += " \u00B7 minimum travel " + formatNumber(o.minimumTravel) + " \u00D7 height";
+    s += " \u00B7 minimum turn " + degrees(o.minimumTurn);
+    s += " \u00B7 direction snap " + (o.directionSnapAngle < 0 ? std::string("auto") : degrees(o.directionSnapAngle));
+    s += std::string(" \u00B7 lateral ") + (o.extractLateralMotion ? "on" : "off");
+    s += std::string(" \u00B7 rotation ") + (o.extractRotation < 0 ? "auto" : o.extractRotation ? "on" : "off");
+    s += std::string(" \u00B7 source ") + (o.forceSource == Source::None ? "auto" : sourceName(o.forceSource));
+    s += " \u00B7 root " + (o.rootNode.empty() ? std::string("found") : o.rootNode);
+    if (!o.characterNode.empty()) s += " \u00B7 character node " + o.characterNode;
+    std::string contacts;
+    for (const std::string& c : o.contactNodes) contacts += (contacts.empty() ? "" : ", ") + c;
+    s += " \u00B7 contacts " + (contacts.empty() ? std::string("found") : contacts);
+    return s;
+}
+
+void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
+    out += "<nav id=\"top\">\n<h2>Clips</h2>\n";
+    for (std::size_t i = 0; i < assets.size(); ++i) {
+        const AssetReport& asset = assets[i];
+        out += "<h3><a href=\"#a" + std::to_string(i) + "\">" + escapeHtml(asset.label) + "</a></h3>\n";
+        if (asset.clips.empty()) {
+            out += "<p class=\"meta\">No animations.</p>\n";
+            continue;
+        }
+        out += "<table class=\"jump\">\n<tr><th>clip</th><th>source</th><th class=\"n\">duration</th>"
+               "<th class=\"n\">stride</th><th class=\"n\">turn</th><th class=\"n\">speed</th>"
+               "<th class=\"n\">loop seam</th><th>warnings</th></tr>\n";
+        for (const ClipReport& c : asset.clips) {
+            const ClipAnalysis& a = c.analysis;
+            out += "<tr><td><a href=\"#" + clipSectionId(static_cast<int>(i), c.animationIndex) + "\">" +
+                   escapeHtml(clipTitle(c)) + "</a></td><td>" + sourceName(a.source) + "</td><td class=\"n\">" +
+                   formatNumber(a.duration) + " s</td><td class=\"n\">" + length(a.strideLength) +
+                   "</td><td class=\"n\">" + degrees(a.turn) + "</td><td class=\"n\">" +
+                   speed(a.averageSpeed) + "</td><td class=\"n\">" + percent(c.loop.positionFraction, c.loop.position) +
+                   "</td><td>";
+            if (!a.warnings.empty()) out += "<span class=\"warn\">\u26A0 " + std::to_string(a.warnings.size()) + "</span>";
+            out += "</td></tr>\n";
+        }
+        out += "</table>\n";
+    }
+    out += "</nav>\n";
+}
+
+}  // namespace
+
+// ---- public ----------------------------------------------------------------------------
+
+std::string formatNumber(double value, double resolution) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    if (value == 0.0 || std::abs(value) < resolution) return "0";
+    char text[64];
+    const double magnitude = std::abs(value);
+    const auto end = magnitude >= 9999.5 && magnitude < 1e15
+                         ? std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 0).ptr
+                         : std::to_chars(text, text + sizeof text, value, std::chars_format::general, 4).ptr;
+    return std::string(text, end);
+}
+
+std::string escapeHtml(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default:
+                // Control characters other than tab and newline are not allowed in HTML text.
+                if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n') out += "\uFFFD";
+                else out += ch;
+        }
+    }
+    return out;
+}
+
+std::string clipSectionId(int asset, int animationIndex) {
+    return "a" + std::to_string(asset) + "-c" + std::to_string(animationIndex);
+}
+
+Result<ClipReport> describeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    auto analysed = analyzeClip(rig, clip, options);
+    if (!analysed) return analysed.error();
+    ClipReport out;
+    out.name = clip.name;
+    out.animationIndex = clip.gltfIndex;
+    out.analysis = std::move(*analysed);
+    const ClipAnalysis& a = out.analysis;
+
+    const std::vector<InPlaceChannel> channels = removeMotion(rig, clip, a);
+    out.bakedInPlace = !channels.empty();
+    const Clip baked = applyInPlace(clip, channels);
+    out.loop = measureLoopSeam(rig, baked, a);
+
+    auto label = [&](int node) { return node >= 0 ? nodeLabel(rig, node) : std::string(); };
+    out.root = label(a.root);
+    out.character = label(a.character);
+    out.worstNode = label(out.loop.worstNode);
+    for (int node : a.contacts) out.contacts.push_back(label(node));
+
+    std::vector<ContactPlanting> planting = a.planting;
+    if (planting.empty()) {
+        // Root and none clips have no contacts of their own: ask for them, for the picture only.
+        Options contactOnly = options;
+        contactOnly.forceSource = Source::FootContact;
+        if (auto found = analyzeClip(rig, clip, contactOnly)) planting = found->planting;
+        out.lanesFromAnalysis = false;
+    }
+    for (const ContactPlanting& p : planting) out.lanes.push_back({label(p.node), p.planted});
+
+    // Every track sample: the root in both clips, and the contacts as the baked
+    // clip plays with the motion applied (turn, then travel).
+    const std::vector<double>& times = a.track.times;
+    const int count = static_cast<int>(std::min({times.size(), a.track.translation.size(), a.track.yaw.size()}));
+    std::vector<ChannelCursor> sourceCursors(clip.channels.size()), bakedCursors(baked.channels.size());
+    std::vector<Transform> local(rig.size());
+    std::vector<glm::dmat4> scene(rig.size());
+    std::vector<std::vector<glm::dvec3>> played(planting.size(), std::vector<glm::dvec3>(count));
+    auto toCharacter = [&] { return a.character >= 0 ? glm::inverse(scene[a.character]) : glm::dmat4(1.0); };
+    for (int i = 0; i < count; ++i) {
+        const double t = a.from + times[i];
+        if (a.root >= 0 && out.bakedInPlace) {
+            sampleLocalPose(rig, clip, t, sourceCursors, local);
+            localToScene(rig, local, scene);
+            out.sourceRootPath.push_back(glm::dvec3(toCharacter() * scene[a.root][3]));
+        }
+        sampleLocalPose(rig, baked, t, bakedCursors, local);
+        localToScene(rig, local, scene);
+        const glm::dmat4 m = toCharacter();
+        if (a.root >= 0) out.bakedRootPath.push_back(glm::dvec3(m * scene[a.root][3]));
+        const glm::dquat turn = glm::angleAxis(a.track.yaw[i], a.upAxis);
+        for (std::size_t k = 0; k < planting.size(); ++k)
+            played[k][i] = turn * glm::dvec3(m * scene[planting[k].node][3]) + a.track.translation[i];
+    }
+    if (!out.bakedInPlace) out.sourceRootPath = out.bakedRootPath;  // the same clip
+
+    const double eps = 1e-9 * std::max(1.0, a.duration);
+    for (std::size_t k = 0; k < planting.size(); ++k) {
+        for (const PlantedInterval& p : planting[k].planted) {
+            const auto first = std::lower_bound(times.begin(), times.begin() + count, p.start - eps);
+            const auto last = std::upper_bound(times.begin(), times.begin() + count, p.end + eps);
+            if (first >= last) continue;
+            const int i0 = static_cast<int>(first - times.begin()), i1 = static_cast<int>(last - times.begin()) - 1;
+            PlantedMark mark;
+            mark.lane = static_cast<int>(k);
+            mark.start = p.start;
+            mark.end = p.end;
+            mark.touchDown = played[k][i0];
+            mark.liftOff = played[k][i1];
+            int lowest = i0;
+            for (int i = i0; i <= i1; ++i)
+                if (glm::dot(played[k][i], a.upAxis) < glm::dot(played[k][lowest], a.upAxis)) lowest = i;
+            mark.foothold = played[k][lowest];
+            for (int i = i0; i <= i1; ++i)
+                mark.slip = std::max(mark.slip, glm::length(horizontal(played[k][i] - mark.foothold, a.upAxis)));
+            out.marks.push_back(mark);
+        }
+    }
+    return out;
+}
+
+std::string writeReport(const std::vector<AssetReport>& assets, const ReportSettings& settings) {
+    std::size_t clipCount = 0;
+    for (const AssetReport& asset : assets) clipCount += asset.clips.size();
+    std::string title = "Root motion report";
+    if (!assets.empty()) title += ": " + assets.front().label;
+    if (assets.size() > 1) title += " and " + std::to_string(assets.size() - 1) + " more";
+
+    std::string out;
+    out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+           "<meta name=\"generator\" content=\"" + escapeHtml(settings.generator) + "\"/>\n"
+           "<title>" + escapeHtml(title) + "</title>\n<style>" + kStyle + "</style>\n</head>\n<body>\n";
+    out += "<header>\n<h1>Root motion report</h1>\n<p class=\"meta\">" + escapeHtml(settings.generator) + " \u00B7 " +
+           std::to_string(assets.size()) + (assets.size() == 1 ? " asset" : " assets") + " \u00B7 " +
+           std::to_string(clipCount) + (clipCount == 1 ? " clip" : " clips") + "</p>\n<p class=\"meta\">Analysis: " +
+           escapeHtml(optionsText(settings.options)) +
+           ". Lengths in metres (glTF scene units), times in seconds from the clip start.</p>\n";
+    appendJumpList(out, assets);
+    out += "</header>\n<main>\n";
+    for (std::size_t i = 0; i < assets.size(); ++i) {
+        const AssetReport& asset = assets[i];
+        out += "<section class=\"asset\" id=\"a" + std::to_string(i) + "\">\n<h2>" + escapeHtml(asset.label) +
+               "</h2>\n<p class=\"meta\">" + std::to_string(asset.clips.size()) +
+               (asset.clips.size() == 1 ? " clip" : " clips") + "</p>\n";
+        for (const ClipReport& c : asset.clips) appendClip(out, static_cast<int>(i), c);
+        out += "</section>\n";
+    }
+    out += "</main>\n</body>\n</html>\n";
+    return out;
+}
+
+}  // namespace rootbake::report

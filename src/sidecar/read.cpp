@@ -1,0 +1,242 @@
+// parseSidecar: the sidecar's JSON to plain data, every rule checked once.
+#include "sidecar/read.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace rootbake {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kSchema = "rootbake.sidecar/1";
+constexpr int kMaxDepth = 32;                // nesting the format needs: 5
+constexpr double kDurationTolerance = 1e-6;  // s, last track time against the clip's duration
+
+// Thrown by the checks below, caught by parseSidecar: the first rule a document breaks.
+struct Invalid {
+    std::string message;  // "path: what is wrong"
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+    throw Invalid{(path.empty() ? std::string("document") : path) + ": " + what};
+}
+
+std::string at(const std::string& path, const char* key) {
+    return path.empty() ? key : path + "." + key;
+}
+std::string item(const std::string& path, std::size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+}
+
+const Json& member(const Json& object, const std::string& path, const char* key) {
+    if (!object.is_object()) fail(path, "expected an object");
+    const auto found = object.find(key);
+    if (found == object.end()) fail(path, std::string("missing \"") + key + "\"");
+    return *found;
+}
+
+const Json& array(const Json& value, const std::string& path) {
+    if (!value.is_array()) fail(path, "expected an array");
+    return value;
+}
+
+double number(const Json& value, const std::string& path) {
+    if (!value.is_number()) fail(path, "expected a number");
+    const double v = value.get<double>();
+    if (!std::isfinite(v)) fail(path, "expected a finite number");
+    return v;
+}
+
+double nonNegative(const Json& value, const std::string& path) {
+    const double v = number(value, path);
+    if (v < 0) fail(path, "expected a number >= 0");
+    return v;
+}
+
+int index(const Json& value, const std::string& path) {
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+        value.get<std::int64_t>() > std::numeric_limits<int>::max())
+        fail(path, "expected an index (an integer >= 0)");
+    return static_cast<int>(value.get<std::int64_t>());
+}
+
+std::string string(const Json& value, const std::string& path) {
+    if (!value.is_string()) fail(path, "expected a string");
+    return value.get<std::string>();
+}
+
+bool boolean(const Json& value, const std::string& path) {
+    if (!value.is_boolean()) fail(path, "expected true or false");
+    return value.get<bool>();
+}
+
+std::array<double, 3> vec3(const Json& value, const std::string& path) {
+    if (!value.is_array() || value.size() != 3) fail(path, "expected 3 numbers");
+    std::array<double, 3> v{};
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (!value[i].is_number() || !std::isfinite(value[i].get<double>())) fail(path, "expected 3 numbers");
+        v[i] = value[i].get<double>();
+    }
+    return v;
+}
+
+SidecarNode node(const Json& value, const std::string& path) {
+    if (!value.is_object()) fail(path, "expected a node {\"name\", \"index\"}");
+    return {string(member(value, path, "name"), at(path, "name")),
+            index(member(value, path, "index"), at(path, "index"))};
+}
+
+// Null, or a node.
+bool optionalNode(const Json& value, const std::string& path, SidecarNode& out) {
+    if (value.is_null()) return false;
+    out = node(value, path);
+    return true;
+}
+
+void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
+    if (!track.is_object()) fail(path, "expected an object");
+    clip.sampleRate = nonNegative(member(track, path, "sampleRate"), at(path, "sampleRate"));
+
+    const std::string timesPath = at(path, "times");
+    const Json& times = array(member(track, path, "times"), timesPath);
+    if (times.empty()) fail(timesPath, "no keys");
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        const double t = number(times[i], item(timesPath, i));
+        if (i == 0 && t < 0) fail(item(timesPath, i), "negative");
+        if (clip.duration > 0 && i > 0 && !(t > clip.times.back()))
+            fail(item(timesPath, i), "not after times[" + std::to_string(i - 1) + "]");
+        if (clip.duration == 0 && t != 0) fail(item(timesPath, i), "not 0 in a clip of duration 0");
+        clip.times.push_back(t);
+    }
+    if (clip.duration > 0 && std::abs(clip.times.back() - clip.duration) > kDurationTolerance)
+        fail(item(timesPath, times.size() - 1),
+             "the last time is not the clip's duration " + std::to_string(clip.duration));
+
+    const std::string translationPath = at(path, "translation");
+    const Json& translation = array(member(track, path, "translation"), translationPath);
+    if (translation.size() != times.size())
+        fail(translationPath,
+             std::to_string(translation.size()) + " keys, times has " + std::to_string(times.size()));
+    for (std::size_t i = 0; i < translation.size(); ++i)
+        for (double v : vec3(translation[i], item(translationPath, i))) clip.translation.push_back(v);
+
+    // Yaw may be left out (or empty): the clip does not turn.
+    const auto yawFound = track.find("yaw");
+    if (yawFound != track.end()) {
+        const std::string yawPath = at(path, "yaw");
+        const Json& yaw = array(*yawFound, yawPath);
+        if (!yaw.empty() && yaw.size() != times.size())
+            fail(yawPath, std::to_string(yaw.size()) + " keys, times has " + std::to_string(times.size()));
+        for (std::size_t i = 0; i < yaw.size(); ++i) clip.yaw.push_back(number(yaw[i], item(yawPath, i)));
+    }
+    if (clip.duration == 0) {  // one pose: nothing to play
+        clip.times.clear();
+        clip.translation.clear();
+        clip.yaw.clear();
+    }
+}
+
+SidecarClip readClip(const Json& object, const std::string& path, const std::array<double, 3>& upAxis) {
+    if (!object.is_object()) fail(path, "expected an object");
+    SidecarClip clip;
+    auto field = [&](const char* key) -> const Json& { return member(object, path, key); };
+    clip.name = string(field("name"), at(path, "name"));
+    clip.animation = index(field("animation"), at(path, "animation"));
+    clip.source = string(field("source"), at(path, "source"));
+    if (clip.source != "root" && clip.source != "footContact" && clip.source != "none")
+        fail(at(path, "source"), "\"" + clip.source + "\" is not one of root, footContact, none");
+    clip.hasRootNode = optionalNode(field("rootNode"), at(path, "rootNode"), clip.rootNode);
+    clip.hasCharacterNode =
+        optionalNode(field("characterNode"), at(path, "characterNode"), clip.characterNode);
+    const std::string contactNodesPath = at(path, "contactNodes");
+    const Json& contactNodes = array(field("contactNodes"), contactNodesPath);
+    for (std::size_t i = 0; i < contactNodes.size(); ++i)
+        clip.contactNodes.push_back(node(contactNodes[i], item(contactNodesPath, i)));
+    clip.from = number(field("from"), at(path, "from"));
+    clip.to = number(field("to"), at(path, "to"));
+    clip.duration = nonNegative(field("duration"), at(path, "duration"));
+    clip.characterHeight = nonNegative(field("characterHeight"), at(path, "characterHeight"));
+    clip.upAxis = upAxis;
+    clip.travelDirection = vec3(field("travelDirection"), at(path, "travelDirection"));
+    clip.stride = vec3(field("stride"), at(path, "stride"));
+    clip.strideLength = number(field("strideLength"), at(path, "strideLength"));
+    clip.turn = number(field("turn"), at(path, "turn"));
+    clip.extractsRotation = boolean(field("extractsRotation"), at(path, "extractsRotation"));
+    clip.averageSpeed = number(field("averageSpeed"), at(path, "averageSpeed"));
+    clip.averageAngularSpeed = number(field("averageAngularSpeed"), at(path, "averageAngularSpeed"));
+    readTrack(field("track"), at(path, "track"), clip);
+
+    const std::string contactsPath = at(path, "contacts");
+    const Json& contacts = array(field("contacts"), contactsPath);
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+        const std::string contactPath = item(contactsPath, c);
+        SidecarContact contact;
+        contact.node = node(member(contacts[c], contactPath, "node"), at(contactPath, "node"));
+        const std::string plantedPath = at(contactPath, "planted");
+        const Json& planted = array(member(contacts[c], contactPath, "planted"), plantedPath);
+        for (std::size_t i = 0; i < planted.size(); ++i) {
+            const std::string intervalPath = item(plantedPath, i);
+            if (!planted[i].is_array() || planted[i].size() != 2) fail(intervalPath, "expected [start, end]");
+            const double start = number(planted[i][0], item(intervalPath, 0));
+            const double end = number(planted[i][1], item(intervalPath, 1));
+            if (end < start) fail(intervalPath, "ends before it starts");
+            contact.planted.push_back({start, end});
+        }
+        clip.contacts.push_back(std::move(contact));
+    }
+
+    if (clip.duration > 0) {  // what the runtime relies on, as it states it; the checks above imply it
+        if (const std::string error = runtime::validateTrack(clip.track()); !error.empty()) fail(path, error);
+    }
+    return clip;
+}
+
+}  // namespace
+
+Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName) {
+    Json document;
+    try {
+        // The callback bounds nesting before anything deep is built.
+        document = Json::parse(text.begin(), text.end(), [](int depth, Json::parse_event_t, Json&) {
+            if (depth > kMaxDepth)
+                throw Invalid{"nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+            return true;
+        });
+    } catch (const Invalid& e) {
+        return Error{fileName + ": " + e.message};
+    } catch (const Json::exception& e) {
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." without its tag.
+        std::string what = e.what();
+        if (const auto tag = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && tag != std::string::npos)
+            what.erase(0, tag + 2);
+        return Error{fileName + ": not JSON: " + what};
+    }
+
+    try {
+        Sidecar out;
+        out.schema = string(member(document, "", "schema"), "schema");
+        if (out.schema != kSchema) fail("schema", "\"" + out.schema + "\" is not " + kSchema);
+        out.generator = string(member(document, "", "generator"), "generator");
+        out.input = string(member(document, "", "input"), "input");
+        out.inputSha256 = string(member(document, "", "inputSha256"), "inputSha256");
+        out.output = string(member(document, "", "output"), "output");
+        out.units = string(member(document, "", "units"), "units");
+        out.upAxis = vec3(member(document, "", "upAxis"), "upAxis");
+        const double upLength = std::hypot(out.upAxis[0], out.upAxis[1], out.upAxis[2]);
+        if (!(upLength > 0)) fail("upAxis", "has no direction");
+        for (double& v : out.upAxis) v /= upLength;
+        const Json& clips = array(member(document, "", "clips"), "clips");
+        for (std::size_t i = 0; i < clips.size(); ++i)
+            out.clips.push_back(readClip(clips[i], item("clips", i), out.upAxis));
+        return out;
+    } catch (const Invalid& e) {
+        return Error{fileName + ": " + e.message};
+    }
+}
+
+}  // namespace rootbake

@@ -1,0 +1,263 @@
+// measureSkate: the in-place clip replayed with the runtime, and how fast planted
+// contacts slide (verify.h says how each figure is defined).
+#include "verify/verify.h"
+
+#include <glm/gtc/matrix_inverse.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace rootbake::verify {
+
+namespace rt = rootbake::runtime;
+
+namespace {
+
+glm::dvec3 toGlm(rt::Vec3 v) {
+    return {v.x, v.y, v.z};
+}
+rt::Vec3 toRuntime(const glm::dvec3& v) {
+    return {v.x, v.y, v.z};
+}
+
+rt::NodeTransform toRuntime(const Transform& t) {
+    return {toRuntime(t.translation),
+            {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w},
+            toRuntime(t.scale)};
+}
+glm::dmat4 matrixOf(const rt::NodeTransform& t) {
+    Transform m;
+    m.translation = toGlm(t.translation);
+    m.rotation = glm::dquat(t.rotation.w, t.rotation.x, t.rotation.y, t.rotation.z);
+    m.scale = toGlm(t.scale);
+    return toMatrix(m);
+}
+
+std::string gltfLabel(const Rig& rig, int node) {
+    return "nodes[" + std::to_string(rig.gltfIndex[node]) + "]";
+}
+
+// One pose of one clip: local transforms and scene matrices, buffers allocated once.
+struct Poser {
+    const Rig& rig;
+    const Clip& clip;
+    std::vector<ChannelCursor> cursors;
+    std::vector<Transform> local;
+    std::vector<glm::dmat4> scene;
+
+    Poser(const Rig& r, const Clip& c)
+        : rig(r), clip(c), cursors(c.channels.size()), local(r.size()), scene(r.size()) {}
+
+    void pose(double t) {
+        sampleLocalPose(rig, clip, t, cursors, local);
+        localToScene(rig, local, scene);
+    }
+    // World matrix of `node` when the character node's local transform is `character`
+    // (the engine's) rather than the clip's: parent's world * character * pose in character space.
+    glm::dmat4 world(int node, int characterNode, const rt::NodeTransform& character) const {
+        if (characterNode < 0) return matrixOf(character) * scene[node];
+        const int parent = rig.parent[characterNode];
+        const glm::dmat4 parentWorld = parent >= 0 ? scene[parent] : glm::dmat4(1.0);
+        return parentWorld * matrixOf(character) * glm::inverse(scene[characterNode]) * scene[node];
+    }
+};
+
+// Contact positions of one variant, [frame * contacts + contact].
+struct Replay {
+    std::vector<glm::dvec3> position;
+    void record(const Poser& poser, const ClipMotion& motion, const rt::NodeTransform& character) {
+        for (int c : motion.contacts)
+            position.push_back(glm::dvec3(poser.world(c, motion.character, character)[3]));
+    }
+    void recordCharacterSpace(const Poser& poser, const ClipMotion& motion) {
+        const glm::dmat4 toCharacter =
+            motion.character >= 0 ? glm::inverse(poser.scene[motion.character]) : glm::dmat4(1.0);
+        for (int c : motion.contacts) position.push_back(glm::dvec3(toCharacter * poser.scene[c][3]));
+    }
+};
+
+// Which frame intervals each contact is planted over, [frame * contacts + contact] for
+// the interval that ends at frame, from the in-place pose in character space: low for
+// the interval and `margin` frames either side, and, in a clip that travels, not moving
+// along the travel (a planted contact slides back in character space, a swing goes
+// forward: a toe that sweeps low through its swing is not planted). Only intervals whose
+// whole window is inside the replay count.
+std::vector<std::uint8_t> findPlanted(const Replay& pose, int contacts, int frames, const ClipMotion& motion,
+                                      double band, int margin) {
+    std::vector<std::uint8_t> planted(std::size_t(frames + 1) * contacts, 0);
+    std::vector<double> height(frames + 1);
+    std::vector<std::uint8_t> low(frames + 1);
+    const bool travels = motion.averageSpeed > 0;
+    for (int c = 0; c < contacts; ++c) {
+        auto at = [&](int k) { return pose.position[std::size_t(k) * contacts + c]; };
+        for (int k = 0; k <= frames; ++k) height[k] = glm::dot(at(k), motion.upAxis);
+        // The contact's lowest point: the lowest height it holds for a whole window, so a
+        // dip of a frame or two (a toe flexing at push-off) does not lift the band off a stance.
+        const int window = std::min(2 * margin + 2, frames + 1);
+        double ground = std::numeric_limits<double>::infinity();
+        for (int j = 0; j + window <= frames + 1; ++j)
+            ground = std::min(ground, *std::max_element(&height[j], &height[j] + window));
+        for (int k = 0; k <= frames; ++k) low[k] = height[k] <= ground + band;
+        for (int k = 1 + margin; k + margin <= frames; ++k) {
+            if (!std::all_of(&low[k - 1 - margin], &low[k + margin] + 1,
+                             [](std::uint8_t v) { return v != 0; }))
+                continue;
+            if (travels && glm::dot(at(k) - at(k - 1), motion.travelDirection) > 0) continue;
+            planted[std::size_t(k) * contacts + c] = 1;
+        }
+    }
+    return planted;
+}
+
+SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& planted, int contacts, int frames,
+                   double dt, const glm::dvec3& worldUp, double averageSpeed) {
+    std::vector<double> speeds;
+    for (int k = 1; k <= frames; ++k) {
+        for (int c = 0; c < contacts; ++c) {
+            const std::size_t i = std::size_t(k) * contacts + c;
+            if (!planted[i]) continue;
+            glm::dvec3 step = replay.position[i] - replay.position[i - contacts];
+            step -= worldUp * glm::dot(step, worldUp);
+            speeds.push_back(glm::length(step) / dt);
+        }
+    }
+    SkateStats stats;
+    stats.samples = int(speeds.size());
+    if (speeds.empty()) return stats;
+    std::sort(speeds.begin(), speeds.end());
+    stats.mean = std::accumulate(speeds.begin(), speeds.end(), 0.0) / double(speeds.size());
+    const std::size_t rank = std::size_t(std::ceil(0.95 * double(speeds.size())));
+    stats.p95 = speeds[std::max<std::size_t>(rank, 1) - 1];
+    if (averageSpeed > 0) {
+        stats.meanFraction = stats.mean / averageSpeed;
+        stats.p95Fraction = stats.p95 / averageSpeed;
+    }
+    return stats;
+}
+
+// A constant velocity and turn rate whose path over one cycle has the clip's chord
+// (averageSpeed x duration along travelDirection) and turn: a circular arc, whose
+// heading at the start is the chord's turned back by half the turn.
+rt::RootDelta constantStep(const ClipMotion& motion, double dt) {
+    const double turn = motion.averageAngularSpeed * motion.duration;  // rad per cycle
+    const double half = 0.5 * turn;
+    const double arcOverChord = std::abs(std::sin(half)) > 1e-9 ? half / std::sin(half) : 1.0;
+    const rt::Vec3 up = toRuntime(motion.upAxis);
+    const double angle = motion.averageAngularSpeed * dt;
+    // Midpoint heading of the step, so the polygon's chord points where the arc's does.
+    const rt::Vec3 heading =
+        rt::rotate(rt::axisAngle(up, -half + 0.5 * angle), toRuntime(motion.travelDirection));
+    return {(motion.averageSpeed * arcOverChord * dt) * heading, rt::axisAngle(up, angle)};
+}
+
+}  // namespace
+
+runtime::Track ClipMotion::track() const {
+    rt::Track t;
+    t.times = times;
+    t.translation = translation;
+    t.yaw = yaw;
+    t.upAxis = toRuntime(upAxis);
+    t.duration = duration;
+    return t;
+}
+
+std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, int root, int character,
+                                       const glm::dvec3& upAxis) {
+    Options options;
+    options.upAxis = upAxis;
+    options.forceSource = Source::FootContact;
+    options.extractRotation = 0;  // the contacts do not depend on it
+    if (root >= 0) options.rootNode = gltfLabel(rig, root);
+    if (character >= 0) options.characterNode = gltfLabel(rig, character);
+    auto analysis = analyzeClip(rig, inPlaceClip, options);
+    return analysis ? analysis->contacts : std::vector<int>{};
+}
+
+ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& a) {
+    ClipMotion m;
+    m.times = a.track.times;
+    for (const glm::dvec3& t : a.track.translation)
+        m.translation.insert(m.translation.end(), {t.x, t.y, t.z});
+    m.yaw = a.track.yaw;
+    m.duration = a.duration;
+    m.upAxis = a.upAxis;
+    m.contacts = !a.contacts.empty() ? a.contacts
+                                     : findContactCandidates(rig, inPlaceClip, a.root, a.character, a.upAxis);
+    m.character = a.character;
+    m.characterHeight = a.characterHeight;
+    m.averageSpeed = a.averageSpeed;
+    m.averageAngularSpeed = a.averageAngularSpeed;
+    m.travelDirection = a.travelDirection;
+    return m;
+}
+
+Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const ClipMotion& motion,
+                               const Clip* sourceClip, const Settings& settings) {
+    const rt::Track track = motion.track();
+    if (std::string error = rt::validateTrack(track); !error.empty()) return Error{error};
+    if (settings.loops < 1 || !(settings.framesPerSecond > 0) || !(settings.plantedMargin >= 0))
+        return Error{"loops and frames per second must be positive, the planted margin not negative"};
+    if (motion.character >= rig.size()) return Error{"character node out of range"};
+    for (int c : motion.contacts)
+        if (c < 0 || c >= rig.size()) return Error{"contact node " + std::to_string(c) + " out of range"};
+
+    const double dt = 1.0 / settings.framesPerSecond;
+    const double duration = rt::clipDuration(track);
+    const int frames =
+        std::max(1, int(std::floor(settings.loops * duration * settings.framesPerSecond + 1e-9)));
+    const int contacts = int(motion.contacts.size());
+
+    Poser inPlace(rig, inPlaceClip);
+    std::optional<Poser> source;
+    if (sourceClip) source.emplace(rig, *sourceClip);
+
+    // The engine's character node starts where the clip puts it.
+    inPlace.pose(0.0);
+    const rt::NodeTransform start =
+        motion.character >= 0 ? toRuntime(inPlace.local[motion.character]) : rt::NodeTransform{};
+    rt::NodeTransform baked = start, constant = start;
+    // Character space to world at the start: directions and lengths of the up axis and the travel.
+    const glm::dmat3 toWorld = glm::dmat3(
+        motion.character >= 0 ? inPlace.world(motion.character, motion.character, start) : matrixOf(start));
+    const glm::dvec3 worldUp = glm::normalize(toWorld * motion.upAxis);
+    const double travelScale = glm::length(toWorld * motion.travelDirection);
+
+    ClipSkate out;
+    out.frames = frames;
+    out.measuredSource = sourceClip != nullptr;
+    out.averageSpeed = motion.averageSpeed * travelScale;
+
+    Replay pose, bakedReplay, constantReplay, sourceReplay;
+    const rt::RootDelta step = constantStep(motion, dt);
+    rt::Playback playback =
+        rt::play(track, {.mode = rt::LoopMode::Loop, .loopCount = settings.loops, .speed = 1.0});
+    for (int k = 0; k <= frames; ++k) {
+        if (k > 0) {
+            rt::applyToLocal(baked, rt::advance(playback, track, dt));
+            rt::applyToLocal(constant, step);
+        }
+        const double t = rt::localTime(playback);  // the same loop bookkeeping places the pose
+        inPlace.pose(t);
+        pose.recordCharacterSpace(inPlace, motion);
+        bakedReplay.record(inPlace, motion, baked);
+        constantReplay.record(inPlace, motion, constant);
+        if (source) {
+            source->pose(t);
+            sourceReplay.record(*source, motion, start);
+        }
+    }
+
+    // One planted set for all three, from the clip's pose: the same samples, moved three ways.
+    const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
+    const std::vector<std::uint8_t> planted =
+        findPlanted(pose, contacts, frames, motion, settings.plantedBand * motion.characterHeight, margin);
+    out.baked = measure(bakedReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
+    out.constant = measure(constantReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
+    if (source) out.source = measure(sourceReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
+    return out;
+}
+
+}  // namespace rootbake::verify

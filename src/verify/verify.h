@@ -1,0 +1,101 @@
+// The skate measurement behind `rootbake verify`: replays an in-place clip for a
+// few loops with the runtime (include/rootbake/runtime.h) moving the character,
+// as an engine would, and measures how fast each planted contact slides over
+// the ground. Pure: it takes a rig and clips already loaded and a track already
+// read; nothing here touches a file or JSON.
+//
+// Every frame: delta = runtime::advance(playback, track, 1/fps); the in-place
+// pose at runtime::localTime(playback); runtime::applyToLocal(character, delta).
+// A contact's world position is the character's world transform composed with
+// the contact's pose in character space.
+//
+// Planted, strictly, from the in-place pose in character space (so the same
+// samples are measured however the character is moved):
+//  - within `plantedBand` x character height above that contact's own lowest
+//    point, for the frame interval and `plantedMargin` either side. The margin
+//    keeps a swing out: a foot that skims the ground passes through the band in
+//    a few frames at lift-off and touch-down (the biped's walk: 3 frames at 60
+//    fps at each end, moving at up to 2 m/s); a stance stays in it.
+//  - the lowest point is the lowest height the contact holds for a whole window
+//    (the interval and its margins), not its lowest sample: a mocap toe dips for
+//    a frame or two at push-off, which would lift the band off the stance.
+//  - in a clip that travels, not moving along travelDirection: a planted
+//    contact slides back in character space, a swing goes forward (mocap toe
+//    ends can sweep through the swing lower than they stand in the stance).
+// Skate: the horizontal world speed of a contact over a planted interval. Two
+// alternatives a user would otherwise have are measured on the same samples:
+//   source:   the source clip as it is, looping, the character left where it is
+//             (a root clip pops back one stride at every loop);
+//   constant: the in-place clip moved at a constant velocity and turn rate that
+//             cover the clip's stride and turn per cycle (for a clip that does
+//             not turn: averageSpeed along travelDirection).
+#pragma once
+
+#include "rootbake/bake.h"
+#include "rootbake/runtime.h"
+
+#include <limits>
+#include <vector>
+
+namespace rootbake::verify {
+
+struct Settings {
+    int loops = 3;                // loops replayed
+    double framesPerSecond = 60;  // replay frames per second of clip time
+    double plantedBand = 0.01;    // fraction of the character height above the contact's lowest held height
+    double plantedMargin = 0.05;  // s the contact stays in the band on either side of a planted interval
+};
+
+// One clip's motion as the sidecar gives it, in the rig's terms (owned storage;
+// track() points into it).
+struct ClipMotion {
+    std::vector<double> times;            // s, as runtime::Track
+    std::vector<double> translation;      // x, y, z per key, character space
+    std::vector<double> yaw;              // rad per key about upAxis; may be empty
+    double duration = 0;                  // s, the loop length
+    glm::dvec3 upAxis{0, 1, 0};           // unit, character space
+    std::vector<int> contacts;            // rig indices of the contact nodes
+    int character = -1;                   // rig index of the node the motion moves; -1: the glTF scene space
+    double characterHeight = 0;           // character-space units
+    double averageSpeed = 0;              // character-space units/s, along travelDirection
+    double averageAngularSpeed = 0;       // rad/s about upAxis
+    glm::dvec3 travelDirection{0, 0, 1};  // unit, character space: the chord of one cycle
+
+    runtime::Track track() const;
+};
+
+// The motion of an analysis (ClipAnalysis.track is what the sidecar carries).
+// contacts: the analysis's, or for a clip that names none the candidates below.
+ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
+
+// Leaf joints under `root` (every joint when -1) whose lowest point over the clip
+// comes within 0.1 x height of the lowest: the candidates analyzeClip with
+// forceSource = FootContact takes.
+std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, int root, int character,
+                                       const glm::dvec3& upAxis);
+
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+struct SkateStats {
+    int samples = 0;                     // planted contact intervals measured (contacts x frames)
+    double mean = 0;                     // horizontal world speed of planted contacts, world units/s
+    double p95 = 0;                      // 95th percentile (nearest rank), world units/s
+    double meanFraction = kNotMeasured;  // of the average speed; NaN when the clip does not travel
+    double p95Fraction = kNotMeasured;
+};
+
+struct ClipSkate {
+    SkateStats baked;     // the in-place clip moved by the runtime with the track
+    SkateStats constant;  // the in-place clip at constant velocity and turn rate
+    SkateStats source;    // the source clip as it is; samples 0 without a source
+    bool measuredSource = false;
+    double averageSpeed = 0;  // world units/s: the speed the fractions divide by
+    int frames = 0;           // replay frame intervals
+};
+
+// sourceClip may be null (no source column). An error when the track is not a
+// valid runtime track (runtime::validateTrack's message) or a contact is out of range.
+Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const ClipMotion& motion,
+                               const Clip* sourceClip, const Settings& settings = {});
+
+}  // namespace rootbake::verify

@@ -1,0 +1,45 @@
+// The whole bake in memory: analyse every clip, take the motion out of the
+// root's keys, rewrite the asset and build the sidecar. Nothing here touches a
+// file except reading images that a GLB output embeds (src/write/files.h writes).
+#pragma once
+
+#include "gltf/asset.h"
+#include "gltf/rewrite.h"
+#include "write/sidecar.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rootbake {
+
+// One clip, analysed and made in place.
+struct BakedClip {
+    ClipAnalysis analysis;
+    std::vector<InPlaceChannel> channels;  // empty: the clip is written as it is (footContact, none)
+    LoopSeam loop;                          // of the in-place clip
+};
+
+// analyzeClip, removeMotion and the loop seam; an error names the clip
+// ("animations[2] \"walk\": root node \"Hips\" is not in the asset").
+Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options);
+
+struct BakeSettings {
+    Options analysis;
+    RewriteOptions rewrite;
+    std::string generator = "rootbake";  // "rootbake <version>"
+    std::string inputName;               // file names only, for the sidecar
+    std::string outputName;
+};
+
+struct Baked {
+    RewrittenAsset asset;
+    nlohmann::ordered_json sidecar;
+    std::vector<BakedClip> clips;  // per input animation
+};
+
+// inputBytes: the input file as read, for inputSha256.
+Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes, const BakeSettings& settings);
+
+}  // namespace rootbake

@@ -1,0 +1,403 @@
+// Degenerate input and bounded work: tiny assets built in code (glTF JSON with
+// a data: URI buffer), each of which must either be refused with a named error
+// or analysed to finite numbers with a sensible source; and the limits that
+// keep a small file from costing minutes or gigabytes.
+#include "gltf/asset.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <vector>
+
+using namespace rootbake;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// ---- a tiny asset builder ---------------------------------------------------
+
+struct Keys {
+    int node = 0;
+    const char* path = "translation";
+    const char* interpolation = "LINEAR";
+    std::vector<float> times;
+    std::vector<float> values;  // times.size() * width (* 3 for CUBICSPLINE)
+};
+
+std::string base64(const std::vector<std::uint8_t>& bytes) {
+    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::uint32_t b = (bytes[i] << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
+                                (i + 2 < bytes.size() ? bytes[i + 2] : 0);
+        out += digits[(b >> 18) & 63];
+        out += digits[(b >> 12) & 63];
+        out += i + 1 < bytes.size() ? digits[(b >> 6) & 63] : '=';
+        out += i + 2 < bytes.size() ? digits[b & 63] : '=';
+    }
+    return out;
+}
+
+// nodes as given; one animation with one sampler per Keys.
+std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
+    std::vector<std::uint8_t> buffer;
+    auto put = [&](const std::vector<float>& floats) {
+        const std::size_t offset = buffer.size();
+        buffer.resize(offset + 4 * floats.size());
+        std::memcpy(buffer.data() + offset, floats.data(), 4 * floats.size());
+        return offset;
+    };
+    Json views = Json::array(), accessors = Json::array(), samplers = Json::array(), list = Json::array();
+    for (const Keys& k : channels) {
+        const std::size_t width = std::string(k.path) == "rotation" ? 4 : 3;
+        const std::size_t t = put(k.times), v = put(k.values);
+        views.push_back({{"buffer", 0}, {"byteOffset", t}, {"byteLength", 4 * k.times.size()}});
+        views.push_back({{"buffer", 0}, {"byteOffset", v}, {"byteLength", 4 * k.values.size()}});
+        accessors.push_back(
+            {{"bufferView", views.size() - 2}, {"componentType", 5126}, {"count", k.times.size()}, {"type", "SCALAR"}});
+        accessors.push_back({{"bufferView", views.size() - 1},
+                             {"componentType", 5126},
+                             {"count", k.values.size() / width},
+                             {"type", width == 4 ? "VEC4" : "VEC3"}});
+        samplers.push_back(
+            {{"input", accessors.size() - 2}, {"output", accessors.size() - 1}, {"interpolation", k.interpolation}});
+        list.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", k.node}, {"path", k.path}}}});
+    }
+    Json document = {{"asset", {{"version", "2.0"}}}, {"nodes", std::move(nodes)}};
+    if (!channels.empty()) {
+        document["buffers"] = {{{"byteLength", buffer.size()},
+                                {"uri", "data:application/octet-stream;base64," + base64(buffer)}}};
+        document["bufferViews"] = views;
+        document["accessors"] = accessors;
+        document["animations"] = {{{"name", "clip"}, {"samplers", samplers}, {"channels", list}}};
+    }
+    return document.dump();
+}
+
+Result<Asset> load(const std::string& text, const LoadLimits& limits = {}) {
+    return loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, "tiny.gltf", {},
+                               limits);
+}
+
+bool finite(const glm::dvec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// Every number of an analysis, its in-place keys and its loop seam is finite.
+void checkFinite(const Rig& rig, const Clip& clip, const ClipAnalysis& a) {
+    CAPTURE(a.reason);
+    CHECK(std::isfinite(a.duration));
+    CHECK(std::isfinite(a.characterHeight));
+    CHECK(a.characterHeight >= 0.0);
+    CHECK(finite(a.travelDirection));
+    CHECK(finite(a.stride));
+    CHECK(std::isfinite(a.strideLength));
+    CHECK(std::isfinite(a.turn));
+    CHECK(std::isfinite(a.averageSpeed));
+    CHECK(std::isfinite(a.averageAngularSpeed));
+    CHECK(finite(a.rootStart));
+    CHECK(finite(a.lateralDrift));
+    for (std::size_t i = 0; i < a.track.times.size(); ++i) {
+        REQUIRE(std::isfinite(a.track.times[i]));
+        REQUIRE(finite(a.track.translation[i]));
+        REQUIRE(std::isfinite(a.track.yaw[i]));
+    }
+    const std::vector<InPlaceChannel> channels = removeMotion(rig, clip, a);
+    for (const InPlaceChannel& c : channels)
+        for (float v : c.values) REQUIRE(std::isfinite(v));
+    const LoopSeam seam = measureLoopSeam(rig, applyInPlace(clip, channels), a);
+    CHECK(std::isfinite(seam.position));
+    CHECK(std::isfinite(seam.positionFraction));
+    CHECK(std::isfinite(seam.rotationDegrees));
+}
+
+// Loads, analyses the one clip with `options`, checks everything is finite.
+ClipAnalysis analyse(const std::string& text, const Options& options = {}) {
+    auto asset = load(text);
+    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE(asset->clips.size() == 1);
+    auto analysis = analyzeClip(asset->rig, asset->clips[0], options);
+    REQUIRE_MESSAGE(analysis.ok(), analysis.error().message);
+    checkFinite(asset->rig, asset->clips[0], *analysis);
+    return *analysis;
+}
+
+// root -> hips -> (footL, footR); hips 1 m up, feet at the ground.
+Json smallRig() {
+    return {{{"name", "root"}, {"children", {1}}},
+            {{"name", "hips"}, {"translation", {0, 1, 0}}, {"children", {2, 3}}},
+            {{"name", "footL"}, {"translation", {0.2, -1, 0}}},
+            {{"name", "footR"}, {"translation", {-0.2, -1, 0}}}};
+}
+
+// hips walks 2 m along +Z in 1 s.
+Keys hipsWalk() {
+    return {1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 0, 1, 2}};
+}
+
+}  // namespace
+
+TEST_CASE("degenerate: the tiny walk itself is analysed as root travel of 2 m") {
+    const ClipAnalysis a = analyse(tinyGltf(smallRig(), {hipsWalk()}));
+    CHECK(a.source == Source::Root);
+    CHECK(a.strideLength == doctest::Approx(2.0));
+    CHECK(a.characterHeight == doctest::Approx(1.0));
+}
+
+TEST_CASE("degenerate: a zero-length clip (every key at 0) and a single key have source none") {
+    const ClipAnalysis zero = analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {0.0f}, {0, 1, 0}}}));
+    CHECK(zero.source == Source::None);
+    CHECK(zero.duration == 0.0);
+    CHECK(zero.averageSpeed == 0.0);
+
+    const ClipAnalysis single = analyse(tinyGltf(smallRig(), {{1, "translation", "STEP", {0.75f}, {0, 1, 3}}}));
+    CHECK(single.source == Source::None);
+    CHECK(single.duration == doctest::Approx(0.75));
+    CHECK(single.strideLength == 0.0);
+
+    // A CUBICSPLINE sampler needs two keys; two at the same time are refused at load.
+    auto cubic = load(tinyGltf(smallRig(), {{1, "translation", "CUBICSPLINE", {0.0f}, {0, 0, 0, 0, 1, 0, 0, 0, 0}}}));
+    REQUIRE_FALSE(cubic.ok());
+    CHECK(cubic.error().message.find("CUBICSPLINE needs at least 2 keys") != std::string::npos);
+}
+
+TEST_CASE("degenerate: duplicate key times, NaN and Inf are refused at load, naming the key") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    struct Row {
+        Keys keys;
+        const char* expected;
+    } rows[] = {
+        {{1, "translation", "LINEAR", {0.5f, 0.5f}, {0, 1, 0, 0, 1, 1}}, "key 1: time 0.5 is not after the previous key's 0.5"},
+        {{1, "translation", "LINEAR", {0.0f, nan}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
+        {{1, "translation", "LINEAR", {0.0f, inf}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
+        {{1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 0, nan, 1}}, "element 1: value is not finite"},
+        {{1, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0, -inf, 1}}, "element 1: value is not finite"},
+    };
+    for (const Row& row : rows) {
+        auto asset = load(tinyGltf(smallRig(), {row.keys}));
+        REQUIRE_FALSE(asset.ok());
+        CAPTURE(asset.error().message);
+        CHECK(asset.error().message.rfind("tiny.gltf: animations[0].samplers[0].", 0) == 0);
+        CHECK(asset.error().message.find(row.expected) != std::string::npos);
+    }
+    // Rest transforms: JSON has no NaN, and 1e309 overflows the parser.
+    auto huge = load(R"({"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e309,0]}]})");
+    REQUIRE_FALSE(huge.ok());
+    CHECK(huge.error().message.find("number overflow") != std::string::npos);
+}
+
+TEST_CASE("degenerate: a zero scale above the root collapses the travel: source none, finite") {
+    Json rig = smallRig();
+    rig[0]["scale"] = {0, 0, 0};
+    const ClipAnalysis a = analyse(tinyGltf(rig, {hipsWalk()}));
+    CHECK(a.source == Source::None);
+    CHECK(a.characterHeight == 0.0);
+
+    // The zero-scale node as the character space: inverted as if its scale were 1.
+    Options options;
+    options.characterNode = "root";
+    const ClipAnalysis inCharacter = analyse(tinyGltf(rig, {hipsWalk()}), options);
+    CHECK(inCharacter.character == 0);
+}
+
+TEST_CASE("degenerate: a parent flattened along one axis still has its root's keys rewritten finitely") {
+    // The root's parent squashes y to 0: the walk along z is still there to take out.
+    Json rig = smallRig();
+    rig[0]["scale"] = {1, 0, 1};
+    const ClipAnalysis a = analyse(tinyGltf(rig, {hipsWalk()}));
+    CHECK(a.source == Source::Root);
+    CHECK(a.strideLength == doctest::Approx(2.0));
+
+    // Scale keys that reach 0 on the parent mid-clip (a prop hidden by scaling).
+    Keys hide{0, "scale", "LINEAR", {0.0f, 0.5f, 1.0f}, {1, 1, 1, 0, 0, 0, 1, 1, 1}};
+    Keys walk{1, "translation", "CUBICSPLINE", {0.0f, 0.5f, 1.0f}, {0, 0, 0, 0, 1, 0, 0, 0, 2,  //
+                                                                    0, 0, 0, 0, 1, 1, 0, 0, 2,  //
+                                                                    0, 0, 2, 0, 1, 2, 0, 0, 0}};
+    analyse(tinyGltf(smallRig(), {hide, walk}));
+}
+
+TEST_CASE("degenerate: a mirrored parent (negative scale) gives the travel and a finite in-place clip") {
+    Json rig = smallRig();
+    rig[0]["scale"] = {-1, 1, 1};
+    Keys walk{1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 2, 1, 0}};  // +X locally: -X in the scene
+    const ClipAnalysis a = analyse(tinyGltf(rig, {walk}));
+    CHECK(a.source == Source::Root);
+    CHECK(a.strideLength == doctest::Approx(2.0));
+    CHECK(a.travelDirection.x == doctest::Approx(-1.0));
+
+    auto asset = load(tinyGltf(rig, {walk}));
+    REQUIRE(asset.ok());
+    const Clip& clip = asset->clips[0];
+    const std::vector<InPlaceChannel> channels = removeMotion(asset->rig, clip, a);
+    REQUIRE(channels.size() == 1);
+    // In place: hips keeps its first key's horizontal position at both keys.
+    CHECK(channels[0].values[3] == doctest::Approx(channels[0].values[0]));
+    CHECK(channels[0].values[5] == doctest::Approx(channels[0].values[2]));
+}
+
+TEST_CASE("degenerate: non-unit and zero quaternion keys are normalized; the turn is theirs") {
+    // Length-2 keys: identity, then 90 degrees about +Y; then an all-zero key (identity).
+    const double s = 2.0 * std::sin(std::numbers::pi / 4), c = 2.0 * std::cos(std::numbers::pi / 4);
+    Keys turn{1, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 2, 0, float(s), 0, float(c)}};
+    const ClipAnalysis a = analyse(tinyGltf(smallRig(), {hipsWalk(), turn}));
+    CHECK(a.extractsRotation);
+    CHECK(a.turn == doctest::Approx(std::numbers::pi / 2).epsilon(1e-6));
+
+    Keys zero{1, "rotation", "STEP", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0, 0, 0}};
+    const ClipAnalysis z = analyse(tinyGltf(smallRig(), {hipsWalk(), zero}));
+    CHECK(z.turn == 0.0);
+    CHECK(z.source == Source::Root);
+}
+
+TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene units") {
+    const ClipAnalysis a = analyse(tinyGltf(Json::array({Json{{"name", "only"}}}), {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 3}}}));
+    CHECK(a.characterHeight == 0.0);
+    CHECK(a.source == Source::Root);
+    CHECK(a.strideLength == doctest::Approx(3.0));
+    CHECK(a.averageSpeed == doctest::Approx(3.0));
+}
+
+TEST_CASE("degenerate: a root at the origin without a parent, still or turning on the spot") {
+    Json rig = {{{"name", "hips"}, {"children", {1}}}, {{"name", "foot"}, {"translation", {0, -1, 0}}}};
+    const ClipAnalysis still = analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}}}));
+    CHECK(still.source == Source::None);
+    CHECK(still.root == 0);
+    CHECK(still.character == -1);
+    CHECK(still.rootStart == glm::dvec3(0.0));
+
+    const float h = float(std::sin(std::numbers::pi / 4)), w = float(std::cos(std::numbers::pi / 4));
+    const ClipAnalysis turning = analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}},
+                                                        {0, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, h, 0, w}}}));
+    CHECK(turning.source == Source::Root);
+    CHECK(turning.extractsRotation);
+    CHECK(turning.turn == doctest::Approx(std::numbers::pi / 2));
+    CHECK(glm::length(turning.stride) == doctest::Approx(0.0));
+}
+
+TEST_CASE("degenerate: denormal key times, values and scales stay finite") {
+    const float d = std::numeric_limits<float>::denorm_min();
+    const ClipAnalysis tiny = analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {d, 2 * d}, {0, 1, 0, 0, 1, d}}}));
+    CHECK(tiny.source == Source::None);
+    CHECK(tiny.duration == doctest::Approx(2.0 * d));
+
+    Json rig = smallRig();
+    rig[0]["scale"] = {1e-40, 1e-40, 1e-40};  // a denormal float, parsed as a double
+    Options options;
+    options.characterNode = "root";
+    analyse(tinyGltf(rig, {hipsWalk()}), options);
+}
+
+TEST_CASE("degenerate: transforms that compose beyond 1e12 units are a per-clip error, not NaN") {
+    // Four levels of scale 1e30 over a key of 1e30: finite floats, an overflowing product.
+    Json rig = Json::array();
+    for (int i = 0; i < 4; ++i) rig.push_back({{"scale", {1e30, 1e30, 1e30}}, {"children", {i + 1}}});
+    rig.push_back({{"name", "hips"}});
+    auto asset = load(tinyGltf(rig, {{4, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 1e30f}}}));
+    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    auto analysis = analyzeClip(asset->rig, asset->clips[0], Options{});
+    REQUIRE_FALSE(analysis.ok());
+    CHECK(analysis.error().message.find("units, the transforms overflow") != std::string::npos);
+}
+
+// ---- bounded work and memory -------------------------------------------------
+
+TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-position bound") {
+    // 36000 s at 60 samples/s: 2160001 samples x 20 nodes = 43.2 M positions > 2^25.
+    Json rig = Json::array();
+    for (int i = 0; i < 20; ++i) rig.push_back(i + 1 < 20 ? Json{{"children", {i + 1}}} : Json::object());
+    const std::string text = tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 36000.0f}, {0, 0, 0, 0, 0, 1000}}});
+    auto asset = load(text);
+    REQUIRE(asset.ok());
+    auto refused = analyzeClip(asset->rig, asset->clips[0], Options{});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message ==
+          "2160001 analysis samples x 20 nodes = 4.32e+07 node positions, more than 8 x maxSamples (3.35544e+07)");
+
+    // 100 hours: more samples than maxSamples, whatever the rig.
+    auto longer = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 360000.0f}, {0, 0, 0, 0, 0, 1}}}));
+    REQUIRE(longer.ok());
+    auto many = analyzeClip(longer->rig, longer->clips[0], Options{});
+    REQUIRE_FALSE(many.ok());
+    CHECK(many.error().message ==
+          "the clip lasts 360000 s: 2.16e+07 analysis samples at 60 per second, more than maxSamples (4194304)");
+
+    // A key time of 3e38 s, and maxSamples raised as far as it goes: still a clean error.
+    auto forever = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 3e38f}, {0, 0, 0, 0, 0, 1}}}));
+    REQUIRE(forever.ok());
+    Options unlimited;
+    unlimited.maxSamples = std::numeric_limits<std::uint64_t>::max();
+    auto huge = analyzeClip(forever->rig, forever->clips[0], unlimited);
+    REQUIRE_FALSE(huge.ok());
+    CHECK(huge.error().message.find("more than maxSamples") != std::string::npos);
+
+    // The option raises the bound: the 20-node clip at 1/100 of the rate fits.
+    Options coarse;
+    coarse.samplesPerSecond = 0.6;
+    auto analysed = analyzeClip(asset->rig, asset->clips[0], coarse);
+    REQUIRE_MESSAGE(analysed.ok(), analysed.error().message);
+    CHECK(analysed->track.times.size() == 21601);
+    checkFinite(asset->rig, asset->clips[0], *analysed);
+}
+
+TEST_CASE("limits: a 4000-node chain, every node animated, is analysed in linear time") {
+    // findRoot once walked every animated node's ancestors for every animated node:
+    // 4000^2 x depth 4000, 35 s for this 300 kB file.
+    const int count = 4000;
+    Json rig = Json::array();
+    for (int i = 0; i < count; ++i) rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
+    std::vector<Keys> channels;
+    for (int i = 0; i < count; ++i) channels.push_back({i, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}});
+    const ClipAnalysis a = analyse(tinyGltf(rig, channels));
+    CHECK(a.root == 0);
+    CHECK(a.reason.find("3999 animated descendants") != std::string::npos);
+}
+
+TEST_CASE("limits: deep JSON is refused before it is parsed, at any depth") {
+    for (const std::string& open : {std::string("["), std::string("{\"a\":")}) {
+        const std::string close = open == "[" ? "]" : "}";
+        std::string text;
+        for (int i = 0; i < 100000; ++i) text += open;
+        for (int i = 0; i < 100000; ++i) text += close;
+        auto asset = load(text);
+        REQUIRE_FALSE(asset.ok());
+        CHECK(asset.error().message == "tiny.gltf: JSON: nested deeper than 128 levels");
+    }
+    // Unbalanced, as a truncated file would be.
+    auto open = load(std::string(100000, '['));
+    REQUIRE_FALSE(open.ok());
+    CHECK(open.error().message == "tiny.gltf: JSON: nested deeper than 128 levels");
+}
+
+TEST_CASE("limits: a node hierarchy deeper than maxDepth is refused without recursion") {
+    const int count = 5000;  // maxDepth is 4096
+    Json rig = Json::array();
+    for (int i = 0; i < count; ++i) rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
+    auto asset = load(tinyGltf(rig, {}));
+    REQUIRE_FALSE(asset.ok());
+    CHECK(asset.error().message == "tiny.gltf: nodes[4097]: deeper than maxDepth (4096 levels) in the node hierarchy");
+}
+
+TEST_CASE("limits: thousands of channels sharing one large sampler are refused before decoding") {
+    // 65536 keys (1 MiB of key data) named by 1100 channels: 1.1 GiB of copies.
+    const int keys = 65536, nodes = 1100;
+    std::vector<float> times(keys), values(3 * keys, 0.0f);
+    for (int k = 0; k < keys; ++k) times[k] = float(k) / 60.0f;
+    Json rig = Json::array();
+    for (int i = 0; i < nodes; ++i) rig.push_back(Json::object());
+    Json document = Json::parse(tinyGltf(rig, {{0, "translation", "LINEAR", times, values}}));
+    Json& channels = document["animations"][0]["channels"];
+    for (int i = 1; i < nodes; ++i) channels.push_back({{"sampler", 0}, {"target", {{"node", i}, {"path", "translation"}}}});
+    auto asset = load(document.dump());
+    REQUIRE_FALSE(asset.ok());
+    CHECK(asset.error().message.find("tiny.gltf: animations[0].channels[1024]: the key data of animations[0..0] "
+                                     "decodes to more than maxKeyBytes (1073741824 bytes in all)") == 0);
+    LoadLimits small;
+    small.maxKeyBytes = 4 * 4 * keys;  // one channel's worth
+    auto two = load(document.dump(), small);
+    REQUIRE_FALSE(two.ok());
+    CHECK(two.error().message.find("animations[0].channels[1]: ") != std::string::npos);
+}

@@ -1,0 +1,164 @@
+// libFuzzer target: the whole bake from memory, as `rootbake bake` runs it on
+// one file, minus the file writes. Bytes -> loadAssetFromMemory (no folder:
+// every external URI is refused) -> per clip analyzeClip, removeMotion,
+// applyInPlace, measureLoopSeam -> the writer's in-memory bake (rewrite and
+// sidecar), serialised. Anything the pipeline promises is checked and a broken
+// promise aborts, so libFuzzer keeps the input: a refusal is one line that
+// starts with the file name, and every number of an analysis is finite.
+#include "gltf/asset.h"
+
+#if __has_include("write/bake.h")
+#include "write/bake.h"
+#define ROOTBAKE_FUZZ_WRITER 1
+#endif
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace rootbake;
+
+namespace {
+
+[[noreturn]] void broken(const char* what, const std::string& detail = {}) {
+    std::fprintf(stderr, "rootbake_fuzz: broken promise: %s%s%s\n", what, detail.empty() ? "" : ": ",
+                 detail.c_str());
+    std::abort();
+}
+
+void require(bool ok, const char* what, const std::string& detail = {}) {
+    if (!ok) broken(what, detail);
+}
+
+bool isFinite(double v) {
+    return std::isfinite(v);
+}
+bool isFinite(const glm::dvec3& v) {
+    return isFinite(v.x) && isFinite(v.y) && isFinite(v.z);
+}
+
+// A message: one line, and (for the loader) starting with the file name.
+void checkMessage(const std::string& message, const std::string& prefix) {
+    require(message.find('\n') == std::string::npos, "message is more than one line", message);
+    require(message.size() > prefix.size() && message.compare(0, prefix.size(), prefix) == 0,
+            "message does not start with the file name", message);
+}
+
+void checkAsset(const Asset& asset) {
+    const Rig& rig = asset.rig;
+    require(rig.rest.size() == rig.parent.size() && rig.name.size() == rig.parent.size() &&
+                rig.gltfIndex.size() == rig.parent.size() && rig.hasMesh.size() == rig.parent.size(),
+            "rig arrays differ in size");
+    for (int i = 0; i < rig.size(); ++i) require(rig.parent[i] < i, "rig is not parent-first");
+    for (const Clip& clip : asset.clips) {
+        require(isFinite(clip.start) && isFinite(clip.end) && clip.start <= clip.end, "clip range");
+        for (const Channel& c : clip.channels) {
+            require(c.node >= 0 && c.node < rig.size(), "channel node out of range");
+            require(c.keyCount() >= 1, "channel without keys");
+            const std::size_t perKey = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+            require(c.values.size() == c.times.size() * static_cast<std::size_t>(c.width()) * perKey,
+                    "channel value count");
+            for (std::size_t k = 0; k < c.times.size(); ++k) {
+                require(std::isfinite(c.times[k]) && c.times[k] >= 0.0f, "key time not finite");
+                require(k == 0 || c.times[k] > c.times[k - 1], "key times not increasing");
+            }
+            for (float v : c.values) require(std::isfinite(v), "key value not finite");
+        }
+    }
+}
+
+void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
+    require(isFinite(a.from) && isFinite(a.to) && isFinite(a.duration) && a.duration >= 0.0, "analysis range");
+    require(isFinite(a.characterHeight) && a.characterHeight >= 0.0, "character height",
+            std::to_string(a.characterHeight));
+    require(isFinite(a.travelDirection) && isFinite(a.stride) && isFinite(a.strideLength) && isFinite(a.turn) &&
+                isFinite(a.averageSpeed) && isFinite(a.averageAngularSpeed),
+            "analysis numbers not finite", a.reason);
+    require(isFinite(a.rootStart) && isFinite(a.lateralDrift) && isFinite(a.upAxis), "analysis vectors not finite");
+    require(a.root >= -1 && a.root < rig.size() && a.character >= -1 && a.character < rig.size(),
+            "analysis node out of range");
+    const MotionTrack& t = a.track;
+    // A clip that animates no node has no track; any other has samples + 1 >= 3 entries.
+    require(t.translation.size() == t.times.size() && t.yaw.size() == t.times.size() &&
+                (t.times.size() >= 2 || (t.times.empty() && a.root < 0 && a.source == Source::None)),
+            "track sizes");
+    for (std::size_t i = 0; i < t.times.size(); ++i)
+        require(isFinite(t.times[i]) && isFinite(t.translation[i]) && isFinite(t.yaw[i]), "track not finite",
+                a.reason);
+    for (const ContactPlanting& p : a.planting)
+        for (const PlantedInterval& interval : p.planted)
+            require(isFinite(interval.start) && isFinite(interval.end) && interval.start <= interval.end,
+                    "planted interval");
+    require(a.reason.find('\n') == std::string::npos, "reason is more than one line");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::span<const std::uint8_t> bytes(data, size);
+    const bool glb = size >= 4 && data[0] == 'g' && data[1] == 'l' && data[2] == 'T' && data[3] == 'F';
+    const std::string name = glb ? "fuzz.glb" : "fuzz.gltf";
+
+    LoadLimits limits;  // the defaults: the inputs are small, every limit is far away
+    Result<Asset> loaded = loadAssetFromMemory(bytes, name, {}, limits);
+    if (!loaded) {
+        checkMessage(loaded.error().message, name + ": ");
+        return 0;
+    }
+    const Asset& asset = *loaded;
+    checkAsset(asset);
+
+    // The defaults, as `rootbake bake` without flags, but for maxSamples: at the default one
+    // key time can ask for 2^25 node positions per clip (3 s, 10 s under ASan), a bound, not a
+    // bug, and the fuzzer would spend its time there. 2^14 keeps every input to milliseconds;
+    // degenerate_test.cpp checks the default limits themselves.
+    Options options;
+    options.maxSamples = 1u << 14;
+    for (const Clip& clip : asset.clips) {
+        Result<ClipAnalysis> analysis = analyzeClip(asset.rig, clip, options);
+        if (!analysis) {
+            checkMessage(analysis.error().message, "");
+            continue;
+        }
+        checkAnalysis(*analysis, asset.rig);
+        const std::vector<InPlaceChannel> channels = removeMotion(asset.rig, clip, *analysis);
+        for (const InPlaceChannel& c : channels) {
+            require(c.node >= 0 && c.node < asset.rig.size(), "in-place channel node");
+            const std::size_t width = c.path == Path::Rotation ? 4 : 3;
+            const std::size_t perKey = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
+            require(c.values.size() == c.times.size() * width * perKey, "in-place value count");
+            for (float v : c.values) require(std::isfinite(v), "in-place key value not finite", analysis->reason);
+        }
+        const Clip inPlace = applyInPlace(clip, channels);
+        const LoopSeam seam = measureLoopSeam(asset.rig, inPlace, *analysis);
+        require(isFinite(seam.position) && isFinite(seam.positionFraction) && isFinite(seam.rotationDegrees),
+                "loop seam not finite");
+    }
+
+#ifdef ROOTBAKE_FUZZ_WRITER
+    // The writer's bake analyses every clip again: one container per input, by its size.
+    {
+        const Container container = size % 2 == 0 ? Container::Glb : Container::Gltf;
+        BakeSettings settings;
+        settings.analysis = options;
+        settings.rewrite.container = container;
+        settings.rewrite.binName = "fuzz.bin";
+        settings.inputName = name;
+        settings.outputName = container == Container::Glb ? "out.glb" : "out.gltf";
+        Result<Baked> baked = bakeAsset(asset, bytes, settings);
+        if (!baked) {
+            checkMessage(baked.error().message, "");
+            return 0;
+        }
+        const std::string sidecar = baked->sidecar.dump(2);
+        require(!sidecar.empty() && !baked->asset.main.empty(), "empty output");
+        // The rewritten asset loads again (a GLB needs no folder; a .gltf's new .bin is a side file).
+        if (container == Container::Glb) {
+            Result<Asset> again = loadAssetFromMemory(baked->asset.main, "out.glb", {}, limits);
+            require(again.ok(), "the rewritten GLB does not load", again ? "" : again.error().message);
+        }
+    }
+#endif
+    return 0;
+}

@@ -1,0 +1,332 @@
+// The sidecar reader: a document built here with known numbers reads back to
+// them and plays, through the runtime, the motion those numbers give in closed
+// form; what the writer writes reads back exactly; every broken rule is one line
+// naming the file and the JSON path.
+#ifdef ROOTBAKE_WITH_VERIFY
+
+#include "biped.h"
+#include "gltf/asset.h"
+#include "sidecar/read.h"
+#include "write/bake.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+using namespace rootbake;
+namespace rt = rootbake::runtime;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+const char* kName = "walk.rootmotion.json";
+
+Json node(const char* name, int index) {
+    return Json{{"name", name}, {"index", index}};
+}
+
+// Two clips: a walk that turns 0.2 rad while it travels 1.2 m along +Z in 1 s, keyed
+// at 0, 0.5, 1 s; and an idle that does not move.
+Json knownSidecar() {
+    Json walk;
+    walk["name"] = "walk";
+    walk["animation"] = 2;
+    walk["source"] = "root";
+    walk["rootNode"] = node("Hips", 1);
+    walk["characterNode"] = nullptr;
+    walk["contactNodes"] = Json::array({node("LeftToe", 18), node("RightToe", 24)});
+    walk["from"] = 0.0;
+    walk["to"] = 1.0;
+    walk["duration"] = 1.0;
+    walk["characterHeight"] = 1.5;
+    walk["travelDirection"] = {0.0, 0.0, 1.0};
+    walk["stride"] = {0.0, 0.0, 1.2};
+    walk["strideLength"] = 1.2;
+    walk["turn"] = 0.2;
+    walk["extractsRotation"] = true;
+    walk["averageSpeed"] = 1.2;
+    walk["averageAngularSpeed"] = 0.2;
+    walk["track"] = {{"sampleRate", 2.0},
+                     {"times", {0.0, 0.5, 1.0}},
+                     {"translation", Json::array({{0.0, 0.0, 0.0}, {0.0, 0.0, 0.6}, {0.0, 0.0, 1.2}})},
+                     {"yaw", {0.0, 0.1, 0.2}}};
+    walk["contacts"] =
+        Json::array({{{"node", node("LeftToe", 18)}, {"planted", Json::array({{0.0, 0.6}})}},
+                     {{"node", node("RightToe", 24)}, {"planted", Json::array({{0.0, 0.1}, {0.5, 1.0}})}}});
+    walk["loop"] = {{"positionError", 0.0}};
+    walk["reason"] = "root: Hips";
+    walk["warnings"] = Json::array();
+
+    Json idle = walk;
+    idle["name"] = "idle";
+    idle["animation"] = 0;
+    idle["source"] = "none";
+    idle["rootNode"] = nullptr;
+    idle["contactNodes"] = Json::array();
+    idle["duration"] = 2.0;
+    idle["to"] = 2.0;
+    idle["stride"] = {0.0, 0.0, 0.0};
+    idle["strideLength"] = 0.0;
+    idle["turn"] = 0.0;
+    idle["extractsRotation"] = false;
+    idle["averageSpeed"] = 0.0;
+    idle["averageAngularSpeed"] = 0.0;
+    idle["track"] = {{"sampleRate", 1.0},
+                     {"times", {0.0, 1.0, 2.0}},
+                     {"translation", Json::array({{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}})},
+                     {"yaw", {0.0, 0.0, 0.0}}};
+    idle["contacts"] = Json::array();
+
+    return Json{{"schema", "rootbake.sidecar/1"},
+                {"generator", "rootbake test"},
+                {"input", "walk.glb"},
+                {"inputSha256", std::string(64, '0')},
+                {"output", "walk.inplace.glb"},
+                {"upAxis", {0.0, 2.0, 0.0}},  // normalized on reading
+                {"units", "metres (glTF scene units)"},
+                {"clips", Json::array({walk, idle})}};
+}
+
+Sidecar mustParse(const std::string& text) {
+    auto read = parseSidecar(text, kName);
+    REQUIRE_MESSAGE(read.ok(), (read.ok() ? "" : read.error().message));
+    return std::move(read).value();
+}
+
+}  // namespace
+
+TEST_CASE("sidecar read: known numbers read back, and the track plays their closed-form motion") {
+    const Sidecar sidecar = mustParse(knownSidecar().dump());
+    CHECK(sidecar.schema == "rootbake.sidecar/1");
+    CHECK(sidecar.input == "walk.glb");
+    CHECK(sidecar.upAxis == std::array<double, 3>{0, 1, 0});
+    REQUIRE(sidecar.clips.size() == 2);
+
+    const SidecarClip& walk = sidecar.clips[0];
+    CHECK(walk.name == "walk");
+    CHECK(walk.animation == 2);
+    CHECK(walk.source == "root");
+    CHECK(walk.hasRootNode);
+    CHECK(walk.rootNode.name == "Hips");
+    CHECK(walk.rootNode.index == 1);
+    CHECK_FALSE(walk.hasCharacterNode);
+    REQUIRE(walk.contactNodes.size() == 2);
+    CHECK(walk.contactNodes[1].name == "RightToe");
+    CHECK(walk.contactNodes[1].index == 24);
+    CHECK(walk.duration == 1.0);
+    CHECK(walk.characterHeight == 1.5);
+    CHECK(walk.averageSpeed == 1.2);
+    CHECK(walk.extractsRotation);
+    CHECK(walk.upAxis == std::array<double, 3>{0, 1, 0});
+    CHECK(walk.times == std::vector<double>{0.0, 0.5, 1.0});
+    CHECK(walk.translation == std::vector<double>{0, 0, 0, 0, 0, 0.6, 0, 0, 1.2});
+    CHECK(walk.yaw == std::vector<double>{0.0, 0.1, 0.2});
+    REQUIRE(walk.contacts.size() == 2);
+    CHECK(walk.contacts[1].planted.size() == 2);
+    CHECK(walk.contacts[1].planted[1] == std::array<double, 2>{0.5, 1.0});
+    CHECK(sidecar.clips[1].source == "none");
+    CHECK_FALSE(sidecar.clips[1].hasRootNode);
+
+    const rt::Track track = walk.track();
+    REQUIRE(rt::validateTrack(track).empty());
+    rt::Playback playback = rt::play(track, {.mode = rt::LoopMode::Loop, .loopCount = 0, .speed = 1.0});
+    // Half a cycle: S(0.5), 0.6 m along +Z and 0.1 rad.
+    const rt::RootDelta half = rt::advance(playback, track, 0.5);
+    CHECK(half.translation.z == doctest::Approx(0.6));
+    CHECK(rt::turnAbout(half.rotation, {0, 1, 0}) == doctest::Approx(0.1));
+    // On across the seam to 1.5 s, seen from the frame at 0.5 s (turned 0.1 rad): the rest of
+    // the stride, 0.6 m along +Z, is 0.1 rad to one side; the next half stride, 0.6 m in the
+    // frame the cycle turned by 0.2 rad, is 0.1 rad to the other. Sideways they cancel.
+    const rt::RootDelta across = rt::advance(playback, track, 1.0);
+    const double x = 0.0, z = 1.2 * std::cos(0.1);
+    CHECK(std::abs(across.translation.x - x) < 1e-12);
+    CHECK(across.translation.z == doctest::Approx(z));
+    CHECK(rt::turnAbout(across.rotation, {0, 1, 0}) == doctest::Approx(0.2));
+}
+
+TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly") {
+    const samples::Biped biped = samples::makeBiped();
+    const std::vector<std::uint8_t> glb = samples::toGlb(biped);
+    auto asset = loadAssetFromMemory(glb, "biped.glb", {});
+    REQUIRE(asset.ok());
+    Json clips = Json::array();
+    std::vector<ClipAnalysis> analyses;
+    for (const Clip& clip : asset->clips) {
+        auto baked = bakeClip(asset->rig, clip, {});
+        REQUIRE(baked.ok());
+        clips.push_back(clipToJson(asset->rig, baked->analysis, baked->loop, clip.gltfIndex, clip.name));
+        analyses.push_back(baked->analysis);
+    }
+    SidecarHeader header;
+    header.generator = "rootbake test";
+    header.inputSha256 = std::string(64, 'a');
+    const Sidecar sidecar = mustParse(sidecarToJson(header, clips).dump(2));
+    REQUIRE(sidecar.clips.size() == asset->clips.size());
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+        const ClipAnalysis& a = analyses[i];
+        const SidecarClip& c = sidecar.clips[i];
+        CAPTURE(c.name);
+        CHECK(c.name == asset->clips[i].name);
+        CHECK(c.source == sourceName(a.source));
+        CHECK(c.duration == a.duration);
+        CHECK(c.averageSpeed == a.averageSpeed);
+        CHECK(c.contactNodes.size() == a.contacts.size());
+        REQUIRE(c.times.size() == a.track.times.size());
+        bool same = true;  // doubles survive the JSON text exactly
+        for (std::size_t k = 0; k < c.times.size(); ++k) {
+            same = same && c.times[k] == a.track.times[k] && c.yaw[k] == a.track.yaw[k];
+            for (int j = 0; j < 3; ++j) same = same && c.translation[3 * k + j] == a.track.translation[k][j];
+        }
+        CHECK(same);
+        CHECK(rt::validateTrack(c.track()).empty());
+    }
+}
+
+TEST_CASE("sidecar read: optional and degenerate forms") {
+    SUBCASE("yaw left out: the clip does not turn") {
+        Json doc = knownSidecar();
+        doc["clips"][0]["track"].erase("yaw");
+        const Sidecar sidecar = mustParse(doc.dump());
+        CHECK(sidecar.clips[0].yaw.empty());
+        CHECK(rt::validateTrack(sidecar.clips[0].track()).empty());
+    }
+    SUBCASE("a clip of one pose has duration 0 and no track") {
+        Json doc = knownSidecar();
+        doc["clips"][1]["duration"] = 0.0;
+        doc["clips"][1]["track"]["times"] = {0.0, 0.0, 0.0};
+        const Sidecar sidecar = mustParse(doc.dump());
+        CHECK(sidecar.clips[1].times.empty());
+        CHECK(sidecar.clips[1].translation.empty());
+    }
+    SUBCASE("unknown fields are ignored") {
+        Json doc = knownSidecar();
+        doc["future"] = 1;
+        doc["clips"][0]["track"]["rotation"] = "later";
+        CHECK(mustParse(doc.dump()).clips.size() == 2);
+    }
+}
+
+TEST_CASE("sidecar read: every broken rule is one line naming the file and the JSON path") {
+    using Edit = std::function<void(Json&)>;
+    struct Case {
+        const char* what;
+        Edit edit;
+        const char* message;  // after "walk.rootmotion.json: "
+    };
+    const std::vector<Case> cases = {
+        {"not an object", [](Json& d) { d = Json::array(); }, "document: expected an object"},
+        {"no schema", [](Json& d) { d.erase("schema"); }, "document: missing \"schema\""},
+        {"other schema", [](Json& d) { d["schema"] = "rootbake.sidecar/2"; },
+         "schema: \"rootbake.sidecar/2\" is not rootbake.sidecar/1"},
+        {"generator a number", [](Json& d) { d["generator"] = 1; }, "generator: expected a string"},
+        {"no clips", [](Json& d) { d.erase("clips"); }, "document: missing \"clips\""},
+        {"clips an object", [](Json& d) { d["clips"] = Json::object(); }, "clips: expected an array"},
+        {"upAxis of 2",
+         [](Json& d) {
+             d["upAxis"] = {0, 1};
+         },
+         "upAxis: expected 3 numbers"},
+        {"upAxis of zero",
+         [](Json& d) {
+             d["upAxis"] = {0, 0, 0};
+         },
+         "upAxis: has no direction"},
+        {"clip a number", [](Json& d) { d["clips"][1] = 3; }, "clips[1]: expected an object"},
+        {"name a number", [](Json& d) { d["clips"][1]["name"] = 5; }, "clips[1].name: expected a string"},
+        {"animation negative", [](Json& d) { d["clips"][0]["animation"] = -1; },
+         "clips[0].animation: expected an index (an integer >= 0)"},
+        {"animation fractional", [](Json& d) { d["clips"][0]["animation"] = 1.5; },
+         "clips[0].animation: expected an index (an integer >= 0)"},
+        {"source unknown", [](Json& d) { d["clips"][0]["source"] = "feet"; },
+         "clips[0].source: \"feet\" is not one of root, footContact, none"},
+        {"rootNode a string", [](Json& d) { d["clips"][0]["rootNode"] = "Hips"; },
+         "clips[0].rootNode: expected a node {\"name\", \"index\"}"},
+        {"contact node index a string", [](Json& d) { d["clips"][0]["contactNodes"][1]["index"] = "x"; },
+         "clips[0].contactNodes[1].index: expected an index (an integer >= 0)"},
+        {"no characterNode", [](Json& d) { d["clips"][0].erase("characterNode"); },
+         "clips[0]: missing \"characterNode\""},
+        {"duration negative", [](Json& d) { d["clips"][0]["duration"] = -1.0; },
+         "clips[0].duration: expected a number >= 0"},
+        {"height a string", [](Json& d) { d["clips"][0]["characterHeight"] = "1.7"; },
+         "clips[0].characterHeight: expected a number"},
+        {"travelDirection of 4",
+         [](Json& d) {
+             d["clips"][0]["travelDirection"] = {0, 0, 1, 0};
+         },
+         "clips[0].travelDirection: expected 3 numbers"},
+        {"extractsRotation a number", [](Json& d) { d["clips"][0]["extractsRotation"] = 1; },
+         "clips[0].extractsRotation: expected true or false"},
+        {"no track", [](Json& d) { d["clips"][1].erase("track"); }, "clips[1]: missing \"track\""},
+        {"no times", [](Json& d) { d["clips"][0]["track"].erase("times"); },
+         "clips[0].track: missing \"times\""},
+        {"no keys", [](Json& d) { d["clips"][0]["track"]["times"] = Json::array(); },
+         "clips[0].track.times: no keys"},
+        {"time a string", [](Json& d) { d["clips"][0]["track"]["times"][1] = "0.5"; },
+         "clips[0].track.times[1]: expected a number"},
+        {"first time negative", [](Json& d) { d["clips"][0]["track"]["times"][0] = -0.1; },
+         "clips[0].track.times[0]: negative"},
+        {"times not increasing", [](Json& d) { d["clips"][0]["track"]["times"][2] = 0.5; },
+         "clips[0].track.times[2]: not after times[1]"},
+        {"last time short", [](Json& d) { d["clips"][0]["duration"] = 1.25; },
+         "clips[0].track.times[2]: the last time is not the clip's duration"},
+        {"pose with a time", [](Json& d) { d["clips"][1]["duration"] = 0.0; },
+         "clips[1].track.times[1]: not 0 in a clip of duration 0"},
+        {"translation of 2",
+         [](Json& d) {
+             d["clips"][0]["track"]["translation"][1] = {1, 2};
+         },
+         "clips[0].track.translation[1]: expected 3 numbers"},
+        {"translation with a string",
+         [](Json& d) {
+             d["clips"][0]["track"]["translation"][2] = {1, "2", 3};
+         },
+         "clips[0].track.translation[2]: expected 3 numbers"},
+        {"translation short", [](Json& d) { d["clips"][0]["track"]["translation"].erase(2); },
+         "clips[0].track.translation: 2 keys, times has 3"},
+        {"yaw long", [](Json& d) { d["clips"][0]["track"]["yaw"].push_back(0.3); },
+         "clips[0].track.yaw: 4 keys, times has 3"},
+        {"yaw a string", [](Json& d) { d["clips"][0]["track"]["yaw"][1] = "x"; },
+         "clips[0].track.yaw[1]: expected a number"},
+        {"sampleRate negative", [](Json& d) { d["clips"][0]["track"]["sampleRate"] = -2; },
+         "clips[0].track.sampleRate: expected a number >= 0"},
+        {"planted not a pair", [](Json& d) { d["clips"][0]["contacts"][1]["planted"][0] = {0.0}; },
+         "clips[0].contacts[1].planted[0]: expected [start, end]"},
+        {"planted backwards",
+         [](Json& d) {
+             d["clips"][0]["contacts"][0]["planted"][0] = {0.6, 0.1};
+         },
+         "clips[0].contacts[0].planted[0]: ends before it starts"},
+        {"contact without node", [](Json& d) { d["clips"][0]["contacts"][0].erase("node"); },
+         "clips[0].contacts[0]: missing \"node\""},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        Json doc = knownSidecar();
+        c.edit(doc);
+        auto read = parseSidecar(doc.dump(), kName);
+        REQUIRE_FALSE(read.ok());
+        const std::string& message = read.error().message;
+        CHECK(message.rfind(std::string(kName) + ": " + c.message, 0) == 0);
+        CHECK(message.find('\n') == std::string::npos);
+    }
+
+    SUBCASE("text that is not JSON") {
+        for (const char* text : {"", "{", "{\"schema\": }", "[1e999]"}) {
+            CAPTURE(text);
+            auto read = parseSidecar(text, kName);
+            REQUIRE_FALSE(read.ok());
+            CHECK(read.error().message.rfind(std::string(kName) + ": not JSON: ", 0) == 0);
+            CHECK(read.error().message.find("[json.exception") == std::string::npos);
+        }
+    }
+    SUBCASE("nesting too deep to be a sidecar") {
+        const std::string text = std::string(100, '[') + std::string(100, ']');
+        auto read = parseSidecar(text, kName);
+        REQUIRE_FALSE(read.ok());
+        CHECK(read.error().message == std::string(kName) + ": nested deeper than 32 levels");
+    }
+}
+
+#endif  // ROOTBAKE_WITH_VERIFY

@@ -1,0 +1,333 @@
+// The skate measurement: a hand-built foot whose skate is known in closed form;
+// the baked procedural biped, whose planted feet move only by the interpolation
+// of their keys (samples/README.md: about 2% of the speed at worst); a track
+// that is wrong by half; then `rootbake verify` end to end.
+#ifdef ROOTBAKE_WITH_VERIFY
+
+#include "verify/verify.h"
+#include "biped.h"
+#include "gltf/asset.h"
+#include "support.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace rootbake;
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- a foot with closed-form skate ------------------------------------------------
+
+// A root with one toe. Over 1 s the toe slides back from z = +0.25 to -0.25 on the
+// ground (0 to 0.5 s), rises to 0.3 m, and comes down at z = +0.25 at 1 s. Moved at
+// 1 m/s along +Z, the toe stands still while it is down.
+struct Foot {
+    Rig rig;
+    Clip clip;
+};
+
+Foot makeFoot() {
+    Foot f;
+    f.rig.parent = {-1, 0};
+    f.rig.rest.resize(2);
+    f.rig.name = {"Root", "Toe"};
+    f.rig.gltfIndex = {0, 1};
+    f.rig.hasMesh = {0, 0};
+    f.rig.rigIndexOfGltf = {0, 1};
+    Channel toe;
+    toe.node = 1;
+    toe.path = Path::Translation;
+    toe.interpolation = Interpolation::Linear;
+    toe.times = {0.0f, 0.5f, 0.75f, 1.0f};
+    toe.values = {0, 0, 0.25f, 0, 0, -0.25f, 0, 0.3f, 0, 0, 0, 0.25f};
+    f.clip.name = "step";
+    f.clip.channels = {toe};
+    f.clip.end = 1.0;
+    return f;
+}
+
+verify::ClipMotion footMotion(double trackSpeed) {
+    verify::ClipMotion m;
+    m.times = {0.0, 1.0};
+    m.translation = {0, 0, 0, 0, 0, trackSpeed};
+    m.duration = 1.0;
+    m.contacts = {1};
+    m.characterHeight = 1.0;  // planted: within 1 cm of the ground
+    m.averageSpeed = 1.0;
+    return m;
+}
+
+verify::ClipSkate mustMeasure(const Rig& rig, const Clip& inPlace, const verify::ClipMotion& m,
+                              const Clip* source) {
+    auto skate = verify::measureSkate(rig, inPlace, m, source);
+    REQUIRE_MESSAGE(skate.ok(), (skate.ok() ? "" : skate.error().message));
+    return *skate;
+}
+
+// ---- the biped ----------------------------------------------------------------------
+
+struct Baked {
+    Asset asset;
+    std::vector<samples::ClipTruth> truth;
+};
+
+const Baked& biped() {
+    static const Baked baked = [] {
+        const samples::Biped b = samples::makeBiped();
+        const std::vector<std::uint8_t> glb = samples::toGlb(b);
+        auto loaded = loadAssetFromMemory(glb, "biped.glb", {});
+        REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+        return Baked{std::move(loaded).value(), b.truth};
+    }();
+    return baked;
+}
+
+struct Verified {
+    ClipAnalysis analysis;
+    Clip inPlace;
+    verify::ClipMotion motion;
+    verify::ClipSkate skate;
+    samples::ClipTruth truth;
+};
+
+// The in-place clip as bake writes it and the track its sidecar carries, in memory.
+Verified verifyClip(const std::string& name, double translationScale = 1.0) {
+    const Asset& asset = biped().asset;
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        if (asset.clips[i].name != name) continue;
+        const Clip& source = asset.clips[i];
+        auto analysis = analyzeClip(asset.rig, source, {});
+        REQUIRE(analysis.ok());
+        Verified v{*analysis,
+                   applyInPlace(source, removeMotion(asset.rig, source, *analysis)),
+                   {},
+                   {},
+                   biped().truth[i]};
+        v.motion = verify::motionFromAnalysis(asset.rig, v.inPlace, v.analysis);
+        for (double& t : v.motion.translation) t *= translationScale;
+        v.skate = mustMeasure(asset.rig, v.inPlace, v.motion, &source);
+        return v;
+    }
+    FAIL("no clip " << name);
+    return {};
+}
+
+std::vector<std::string> names(const Rig& rig, const std::vector<int>& nodes) {
+    std::vector<std::string> out;
+    for (int n : nodes) out.push_back(rig.name[n]);
+    return out;
+}
+
+// ---- the executable ------------------------------------------------------------------
+
+struct Exit {
+    int code = -1;
+    std::string output;  // stdout and stderr
+};
+
+Exit runExe(const std::string& args) {
+    const std::string command = std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1";
+    Exit out;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+std::string q(const fs::path& p) {
+    return "\"" + p.string() + "\"";
+}
+
+struct TempDir {
+    fs::path path;
+    explicit TempDir(const std::string& name) {
+        path = fs::temp_directory_path() / ("rootbake-" + name + "-" + std::to_string(::getpid()));
+        fs::remove_all(path);
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+std::string readText(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void writeText(const fs::path& file, const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one slides at the difference") {
+    const Foot foot = makeFoot();
+    // Planted: 0 to 0.5 s of each loop; with the 50 ms margin (3 frames) intervals 4..27
+    // of each of the 3 loops, 72 in all. The touch-down and lift-off frames are out.
+    const verify::ClipSkate right = mustMeasure(foot.rig, foot.clip, footMotion(1.0), &foot.clip);
+    CHECK(right.frames == 180);
+    CHECK(right.baked.samples == 72);
+    CHECK(right.baked.mean < 1e-6);
+    CHECK(right.baked.p95 < 1e-6);
+    CHECK(right.averageSpeed == 1.0);
+    // The constant-velocity alternative is this track: the same.
+    CHECK(right.constant.mean < 1e-6);
+    // The clip played as it is, the character left where it is: the toe slides at 1 m/s.
+    REQUIRE(right.measuredSource);
+    CHECK(right.source.samples == 72);
+    CHECK(right.source.mean == doctest::Approx(1.0).epsilon(1e-6));
+    CHECK(right.source.meanFraction == doctest::Approx(1.0).epsilon(1e-6));
+
+    // A track that covers 0.6 m per second: the planted toe slides at 0.4 m/s.
+    const verify::ClipSkate slow = mustMeasure(foot.rig, foot.clip, footMotion(0.6), nullptr);
+    CHECK(slow.baked.mean == doctest::Approx(0.4).epsilon(1e-6));
+    CHECK(slow.baked.p95 == doctest::Approx(0.4).epsilon(1e-6));
+    CHECK(slow.baked.meanFraction == doctest::Approx(0.4).epsilon(1e-6));
+    CHECK_FALSE(slow.measuredSource);
+    CHECK(slow.source.samples == 0);
+
+    // A contact out of range and a track that is not one are errors, not numbers.
+    verify::ClipMotion bad = footMotion(1.0);
+    bad.contacts = {5};
+    CHECK_FALSE(verify::measureSkate(foot.rig, foot.clip, bad, nullptr).ok());
+    bad = footMotion(1.0);
+    bad.times = {0.0, 0.0};
+    auto invalid = verify::measureSkate(foot.rig, foot.clip, bad, nullptr);
+    REQUIRE_FALSE(invalid.ok());
+    CHECK(invalid.error().message.find("times[1]") != std::string::npos);
+}
+
+TEST_CASE("verify: the baked biped's planted feet skate under 3% of the speed") {
+    for (const char* name : {"walk", "walk_inplace", "run_inplace", "turn_walk", "strafe"}) {
+        CAPTURE(name);
+        const Verified v = verifyClip(name);
+        // The contacts: the sidecar's for footContact clips, the candidates for root clips.
+        CHECK(names(biped().asset.rig, v.motion.contacts) == std::vector<std::string>{"LeftToe", "RightToe"});
+        CHECK(v.skate.averageSpeed ==
+              doctest::Approx(v.truth.averageSpeed).epsilon(0.035));  // run: 3.4% short
+        // Every stance is measured: each toe is planted 60% (walks) or 1/3 (run) of a cycle.
+        const double stance = std::string(name) == "run_inplace" ? 1.0 / 3.0 : 0.6;
+        CHECK(v.skate.baked.samples > int(0.5 * 2 * stance * v.skate.frames));
+        CHECK(v.skate.baked.meanFraction < 0.03);
+        CHECK(v.skate.baked.p95Fraction < 0.05);
+        // What a user would otherwise have. The source clip as it is: an in-place clip's
+        // planted feet slide back at the speed of travel; a root clip's stand (the asset's
+        // own floor) but pop back a stride at each loop.
+        if (v.truth.source == "footContact") {
+            CHECK(v.skate.source.mean == doctest::Approx(v.truth.averageSpeed).epsilon(0.01));
+        } else {
+            CHECK(v.skate.source.p95Fraction < 0.05);
+            CHECK(v.skate.source.meanFraction > 0.3);
+        }
+    }
+    // A constant velocity cannot follow the turn's hip twist.
+    CHECK(verifyClip("turn_walk").skate.constant.meanFraction > 0.1);
+}
+
+TEST_CASE("verify: a track that carries half the translation fails the limit") {
+    for (const char* name : {"walk", "walk_inplace", "turn_walk", "strafe"}) {
+        CAPTURE(name);
+        const Verified v = verifyClip(name, 0.5);
+        // The planted foot slides at half the speed of travel.
+        CHECK(v.skate.baked.meanFraction > 0.05);
+        if (std::string(name) != "turn_walk")
+            CHECK(v.skate.baked.meanFraction == doctest::Approx(0.5).epsilon(0.05));
+    }
+}
+
+TEST_CASE("verify: clips that do not travel are measured, with no fraction") {
+    const Verified idle = verifyClip("idle");
+    CHECK(idle.skate.averageSpeed == 0.0);
+    CHECK(idle.skate.baked.samples > 0);
+    CHECK(idle.skate.baked.mean < 1e-3);  // both feet planted throughout
+    CHECK(std::isnan(idle.skate.baked.meanFraction));
+}
+
+TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usage") {
+    TempDir dir("verify");
+    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
+    std::ofstream(dir.path / "biped.glb", std::ios::binary)
+        .write(reinterpret_cast<const char*>(glb.data()), std::streamsize(glb.size()));
+    const fs::path baked = dir.path / "out" / "biped.glb";
+    const fs::path sidecar = dir.path / "out" / "biped.rootmotion.json";
+    fs::create_directories(baked.parent_path());
+    const Exit bake = runExe("bake " + q(dir.path / "biped.glb") + " -o " + q(baked));
+    INFO(bake.output);
+    REQUIRE(bake.code == 0);
+
+    const std::string verify = "verify " + q(baked) + " --sidecar " + q(sidecar);
+    SUBCASE("ok, as a table and as JSON") {
+        const Exit table = runExe(verify + " --source " + q(dir.path / "biped.glb"));
+        INFO(table.output);
+        CHECK(table.code == 0);
+        CHECK(table.output.find("ok: 5 of 7 clips gated") != std::string::npos);
+        const Exit json = runExe(verify + " --json --loops 2");
+        INFO(json.output);
+        REQUIRE(json.code == 0);
+        const nlohmann::json doc = nlohmann::json::parse(json.output);
+        CHECK(doc["passed"] == true);
+        CHECK(doc["loops"] == 2);
+        CHECK(doc["source"].is_null());
+        REQUIRE(doc["clips"].size() == 7);
+        for (const auto& clip : doc["clips"]) {
+            CAPTURE(clip["name"].get<std::string>());
+            CHECK(clip["sourceClip"].is_null());
+            if (clip["gated"] == true) CHECK(clip["baked"]["meanFraction"].get<double>() < 0.03);
+        }
+    }
+    SUBCASE("a track carrying half the translation skates: exit 4") {
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(readText(sidecar));
+        for (auto& key : doc["clips"][0]["track"]["translation"])
+            for (auto& v : key) v = v.get<double>() * 0.5;
+        writeText(sidecar, doc.dump(2));
+        const Exit run = runExe(verify);
+        INFO(run.output);
+        CHECK(run.code == 4);
+        CHECK(run.output.find("SKATES") != std::string::npos);
+        CHECK(run.output.find("FAILED: 5 of 7 clips gated") != std::string::npos);
+        const Exit json = runExe(verify + " --json");
+        CHECK(json.code == 4);
+        CHECK(nlohmann::json::parse(json.output)["passed"] == false);
+    }
+    SUBCASE("bad input: exit 2, one line naming the file and the path") {
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(readText(sidecar));
+        doc["clips"][2]["track"]["translation"][5] = {1.0, 2.0};
+        writeText(sidecar, doc.dump(2));
+        const Exit run = runExe(verify);
+        CHECK(run.code == 2);
+        CHECK(run.output == "rootbake: error: " + sidecar.string() +
+                                ": clips[2].track.translation[5]: expected 3 numbers\n");
+    }
+    SUBCASE("bad input: a source that is not the sidecar's input, a sidecar of another asset") {
+        const Exit wrongSource = runExe(verify + " --source " + q(baked));
+        CHECK(wrongSource.code == 2);
+        CHECK(wrongSource.output.find("not the input of") != std::string::npos);
+        nlohmann::ordered_json doc = nlohmann::ordered_json::parse(readText(sidecar));
+        doc["clips"][1]["animation"] = 9;
+        writeText(sidecar, doc.dump(2));
+        const Exit outOfRange = runExe(verify);
+        CHECK(outOfRange.code == 2);
+        CHECK(outOfRange.output.find("clips[1].animation: 9 out of range (") != std::string::npos);
+        CHECK(runExe("verify " + q(baked) + " --sidecar " + q(dir.path / "missing.json")).code == 2);
+    }
+    SUBCASE("usage: exit 1") {
+        CHECK(runExe(verify + " --loops 0").code == 1);
+        CHECK(runExe(verify + " --max-skate -1").code == 1);
+        CHECK(runExe("verify " + q(baked)).code == 1);  // no --sidecar
+    }
+}
+
+#endif  // ROOTBAKE_WITH_VERIFY
