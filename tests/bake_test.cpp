@@ -3,10 +3,10 @@
 // Truth is the source clip itself, sampled by the pose evaluator; nothing is
 // compared with the analysis that produced it. Then the real executable: its
 // refusals, exit codes, and that a failed run leaves its folder as it was.
+#include "write/bake.h"
 #include "core/frames.h"
 #include "gltf/asset.h"
 #include "support.h"
-#include "write/bake.h"
 
 #include "biped.h"
 
@@ -110,10 +110,12 @@ Residuals checkBakedClip(const Run& run, int a) {
     const int root = rigIndex(run.output, entry["rootNode"]);
     const int character = rigIndex(run.output, entry["characterNode"]);
     REQUIRE(root >= 0);
-    const glm::dvec3 up(run.baked.sidecar["upAxis"][0], run.baked.sidecar["upAxis"][1], run.baked.sidecar["upAxis"][2]);
+    const glm::dvec3 up(run.baked.sidecar["upAxis"][0], run.baked.sidecar["upAxis"][1],
+                        run.baked.sidecar["upAxis"][2]);
     const double from = entry["from"], to = entry["to"];
     // Fractions of the height, as the analysis takes them (a rig without height: of 1 unit).
-    const double height = entry["characterHeight"].get<double>() > 0.0 ? entry["characterHeight"].get<double>() : 1.0;
+    const double height =
+        entry["characterHeight"].get<double>() > 0.0 ? entry["characterHeight"].get<double>() : 1.0;
 
     Residuals r;
     const Placed start = placeAt(run.output, baked, root, character, from);
@@ -121,7 +123,8 @@ Residuals checkBakedClip(const Run& run, int a) {
     r.travel = glm::length(core::horizontal(end.position - start.position, up));
     // The turn left after an extracted one; a turn that was not extracted stays in the pose.
     if (analysis.extractsRotation)
-        r.turn = std::abs(core::turnAbout(end.rotation * glm::conjugate(start.rotation), up)) * 180.0 / std::numbers::pi;
+        r.turn = std::abs(core::turnAbout(end.rotation * glm::conjugate(start.rotation), up)) * 180.0 /
+                 std::numbers::pi;
 
     // Re-analysed with the same options, the root no longer carries the motion.
     auto again = analyzeClip(run.output.rig, baked, Options{});
@@ -181,7 +184,9 @@ Exit runExe(const std::string& args) {
     return out;
 }
 
-std::string q(const fs::path& p) { return "\"" + p.string() + "\""; }
+std::string q(const fs::path& p) {
+    return "\"" + p.string() + "\"";
+}
 
 // Every entry under a folder with its size and bytes' hash-free content.
 std::vector<std::pair<std::string, std::vector<std::uint8_t>>> listing(const fs::path& folder) {
@@ -264,7 +269,8 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
         for (const Json& sampler : input.document["animations"][a]["samplers"])
             for (const char* key : {"input", "output"}) {
                 const int index = sampler[key];
-                CHECK(output.document["accessors"][index].dump() == input.document["accessors"][index].dump());
+                CHECK(output.document["accessors"][index].dump() ==
+                      input.document["accessors"][index].dump());
             }
         if (baked->clips[a].channels.empty()) {
             CHECK(entry["animation"] == int(a));
@@ -309,36 +315,36 @@ TEST_CASE("bake: corpus root clips play in place and the track gives their motio
         double samplesPerSecond, keyTolerance;
     };
     for (const Pass pass : {Pass{60.0, 3e-3}, Pass{119.9999, 1e-4}}) {
-    CAPTURE(pass.samplesPerSecond);
-    Options options;
-    options.samplesPerSecond = pass.samplesPerSecond;
-    Residuals worst;
-    int checked = 0;
-    for (const auto& c : cases) {
-        const fs::path file = shared / "corpus" / c.file;
-        const std::vector<std::uint8_t> bytes = readBytes(file);
-        const Run run = bakeInMemory(bytes, file.filename().string(), options);
-        std::vector<int> clips;
-        for (const char* name : c.clips) clips.push_back(findClip(run.input, name));
-        if (clips.empty())
-            for (std::size_t a = 0; a < run.baked.clips.size(); ++a)
-                if (!run.baked.clips[a].channels.empty()) clips.push_back(int(a));
-        REQUIRE_FALSE(clips.empty());
-        for (int a : clips) {
-            const std::string what = std::string(c.file) + " " + run.input.clips[a].name;
-            CAPTURE(what);
-            const Residuals r = checkBakedClip(run, a);
-            requireInPlace(r, what, pass.keyTolerance);
-            worst.travel = std::max(worst.travel, r.travel);
-            worst.turn = std::max(worst.turn, r.turn);
-            worst.reproduce = std::max(worst.reproduce, r.reproduce);
-            ++checked;
+        CAPTURE(pass.samplesPerSecond);
+        Options options;
+        options.samplesPerSecond = pass.samplesPerSecond;
+        Residuals worst;
+        int checked = 0;
+        for (const auto& c : cases) {
+            const fs::path file = shared / "corpus" / c.file;
+            const std::vector<std::uint8_t> bytes = readBytes(file);
+            const Run run = bakeInMemory(bytes, file.filename().string(), options);
+            std::vector<int> clips;
+            for (const char* name : c.clips) clips.push_back(findClip(run.input, name));
+            if (clips.empty())
+                for (std::size_t a = 0; a < run.baked.clips.size(); ++a)
+                    if (!run.baked.clips[a].channels.empty()) clips.push_back(int(a));
+            REQUIRE_FALSE(clips.empty());
+            for (int a : clips) {
+                const std::string what = std::string(c.file) + " " + run.input.clips[a].name;
+                CAPTURE(what);
+                const Residuals r = checkBakedClip(run, a);
+                requireInPlace(r, what, pass.keyTolerance);
+                worst.travel = std::max(worst.travel, r.travel);
+                worst.turn = std::max(worst.turn, r.turn);
+                worst.reproduce = std::max(worst.reproduce, r.reproduce);
+                ++checked;
+            }
         }
-    }
-    MESSAGE(checked << " corpus root clips at " << pass.samplesPerSecond << " samples/s: worst net travel "
-                    << worst.travel << " m, worst turn " << worst.turn << " deg, worst key " << worst.reproduce
-                    << " of the height");
-    CHECK(checked >= 14);
+        MESSAGE(checked << " corpus root clips at " << pass.samplesPerSecond
+                        << " samples/s: worst net travel " << worst.travel << " m, worst turn " << worst.turn
+                        << " deg, worst key " << worst.reproduce << " of the height");
+        CHECK(checked >= 14);
     }
 }
 
@@ -467,7 +473,8 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const fs::path source = shared / "corpus" / "threejs-botskinned-unlit";
     TempDir dir("bake-gltf-files");
-    for (const auto& e : fs::directory_iterator(source)) fs::copy_file(e.path(), dir.path / e.path().filename());
+    for (const auto& e : fs::directory_iterator(source))
+        fs::copy_file(e.path(), dir.path / e.path().filename());
     fs::create_directories(dir.path / "out");
 
     Exit e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " -o " + q(dir.path / "out" / "bot.gltf"));
@@ -484,7 +491,8 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
     REQUIRE(e.code == 0);
     CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));
     // An output named like a file the input reads is refused.
-    e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " --glb -o " + q(dir.path / "buffer.bin") + " --force");
+    e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " --glb -o " + q(dir.path / "buffer.bin") +
+               " --force");
     CHECK(e.code == 1);
     CHECK(e.output.find("which the input reads") != std::string::npos);
     CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));

@@ -36,7 +36,9 @@ RewriteOptions writing(Container container, const std::string& binName = "out.bi
     return options;
 }
 
-std::vector<std::uint8_t> bytesOf(const std::string& s) { return {s.begin(), s.end()}; }
+std::vector<std::uint8_t> bytesOf(const std::string& s) {
+    return {s.begin(), s.end()};
+}
 
 std::vector<std::uint8_t> fileBytes(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -112,7 +114,8 @@ void checkPassthrough(const Run& run, bool sameBuffers = true) {
     std::vector<std::string> inKeys, outKeys;
     for (const auto& [key, value] : in.items()) inKeys.push_back(key);
     for (const auto& [key, value] : out.items()) outKeys.push_back(key);
-    CHECK(std::vector<std::string>(outKeys.begin(), outKeys.begin() + std::ptrdiff_t(inKeys.size())) == inKeys);
+    CHECK(std::vector<std::string>(outKeys.begin(), outKeys.begin() + std::ptrdiff_t(inKeys.size())) ==
+          inKeys);
     for (const auto& [key, value] : in.items()) {
         if (key == "animations" || key == "accessors" || key == "bufferViews" || key == "buffers") continue;
         CAPTURE(key);
@@ -134,8 +137,10 @@ void checkPassthrough(const Run& run, bool sameBuffers = true) {
         }
         for (std::size_t s = 0; s < ia["samplers"].size(); ++s) {
             const Json& os = oa["samplers"][s];
-            if (!r.samplers.count({int(a), int(s)})) CHECK(os.dump() == ia["samplers"][s].dump());
-            else CHECK(os["interpolation"].dump() == ia["samplers"][s]["interpolation"].dump());
+            if (!r.samplers.count({int(a), int(s)}))
+                CHECK(os.dump() == ia["samplers"][s].dump());
+            else
+                CHECK(os["interpolation"].dump() == ia["samplers"][s]["interpolation"].dump());
         }
     }
     for (std::size_t i = 0; i < in["accessors"].size(); ++i)
@@ -155,7 +160,8 @@ void checkPassthrough(const Run& run, bool sameBuffers = true) {
         }
         if (!sameBuffers) a.erase("buffer"), b.erase("buffer");
         CHECK(b.dump() == a.dump());
-        if (!in["bufferViews"][v].contains("extensions")) CHECK(viewBytes(run.output, v) == viewBytes(run.input, v));
+        if (!in["bufferViews"][v].contains("extensions"))
+            CHECK(viewBytes(run.output, v) == viewBytes(run.input, v));
         ++compared;
     }
     CHECK(compared > 0);
@@ -189,7 +195,8 @@ int nodeNamed(const Json& doc, const std::string& name) {
 int channelOf(const Json& doc, int a, int node, const std::string& path) {
     const Json& channels = doc["animations"][a]["channels"];
     for (std::size_t c = 0; c < channels.size(); ++c)
-        if (channels[c]["target"].value("node", -1) == node && channels[c]["target"]["path"] == path) return int(c);
+        if (channels[c]["target"].value("node", -1) == node && channels[c]["target"]["path"] == path)
+            return int(c);
     FAIL("no channel");
     return -1;
 }
@@ -243,7 +250,8 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     CHECK(run.baked.asset.bytesDropped <= run.baked.asset.bytesAppended);
     // The file grows by the new keys less the old ones, plus a little JSON.
     const std::int64_t growth = std::int64_t(run.baked.asset.main.size()) - std::int64_t(glb.size());
-    const std::int64_t data = std::int64_t(run.baked.asset.bytesAppended) - std::int64_t(run.baked.asset.bytesDropped);
+    const std::int64_t data =
+        std::int64_t(run.baked.asset.bytesAppended) - std::int64_t(run.baked.asset.bytesDropped);
     CHECK(growth <= data + 2048);
     CHECK(out["buffers"][0]["byteLength"].get<std::int64_t>() ==
           in["buffers"][0]["byteLength"].get<std::int64_t>() + data);
@@ -296,7 +304,8 @@ TEST_CASE("rewrite: a sampler shared by two channels is split, and the other kee
         body = nodeNamed(doc, "Body");
         const int hips = channelOf(doc, walk, nodeNamed(doc, "Hips"), "translation");
         const int sampler = doc["animations"][walk]["channels"][hips]["sampler"];
-        doc["animations"][walk]["channels"].push_back({{"sampler", sampler}, {"target", {{"node", body}, {"path", "translation"}}}});
+        doc["animations"][walk]["channels"].push_back(
+            {{"sampler", sampler}, {"target", {{"node", body}, {"path", "translation"}}}});
     });
     const Run run = bake(samples::toGlb(biped), "shared-sampler.glb");
     checkPassthrough(run);
@@ -388,7 +397,8 @@ TEST_CASE("rewrite: quantized root rotations become FLOAT in place of the old by
             shorts.push_back(std::uint8_t((s >> 8) & 0xFF));
         }
         appendAligned(bin, shorts);
-        doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", bin.size() - shorts.size()}, {"byteLength", shorts.size()}});
+        doc["bufferViews"].push_back(
+            {{"buffer", 0}, {"byteOffset", bin.size() - shorts.size()}, {"byteLength", shorts.size()}});
         a["bufferView"] = doc["bufferViews"].size() - 1;
         a["componentType"] = 5122;
         a["normalized"] = true;
@@ -411,21 +421,27 @@ TEST_CASE("rewrite: EXT_meshopt_compression's byte ranges move with the bytes") 
         for (int i = 0; i < 64; ++i) payload.push_back(std::uint8_t(i * 7 + 1));
         appendAligned(bin, payload);
         doc["extensionsUsed"] = {"EXT_meshopt_compression"};
-        doc["buffers"].push_back({{"byteLength", 256}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
-        doc["bufferViews"].push_back(
-            {{"buffer", 1},
-             {"byteLength", 256},
-             {"extensions",
-              {{"EXT_meshopt_compression",
-                {{"buffer", 0}, {"byteOffset", bin.size() - payload.size()}, {"byteLength", payload.size()},
-                 {"byteStride", 4}, {"count", 64}, {"mode", "ATTRIBUTES"}}}}}});
+        doc["buffers"].push_back(
+            {{"byteLength", 256}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+        doc["bufferViews"].push_back({{"buffer", 1},
+                                      {"byteLength", 256},
+                                      {"extensions",
+                                       {{"EXT_meshopt_compression",
+                                         {{"buffer", 0},
+                                          {"byteOffset", bin.size() - payload.size()},
+                                          {"byteLength", payload.size()},
+                                          {"byteStride", 4},
+                                          {"count", 64},
+                                          {"mode", "ATTRIBUTES"}}}}}});
         meshoptView = doc["bufferViews"].size() - 1;
     });
     const Run run = bake(samples::toGlb(biped), "meshopt.glb");
     checkPassthrough(run);
     REQUIRE(run.baked.asset.bytesDropped > 0);
-    const Json& before = run.input.document["bufferViews"][meshoptView]["extensions"]["EXT_meshopt_compression"];
-    const Json& after = run.output.document["bufferViews"][meshoptView]["extensions"]["EXT_meshopt_compression"];
+    const Json& before =
+        run.input.document["bufferViews"][meshoptView]["extensions"]["EXT_meshopt_compression"];
+    const Json& after =
+        run.output.document["bufferViews"][meshoptView]["extensions"]["EXT_meshopt_compression"];
     CHECK(after["byteOffset"].get<std::size_t>() ==
           before["byteOffset"].get<std::size_t>() - run.baked.asset.bytesDropped);
     const std::size_t at = after["byteOffset"];
@@ -444,7 +460,8 @@ TEST_CASE("rewrite: with an unknown extension nothing is reused or moved") {
     const Json& in = run.input.document;
     const Json& out = run.output.document;
     CHECK(run.baked.asset.bytesDropped == 0);
-    for (std::size_t a = 0; a < in["accessors"].size(); ++a) CHECK(out["accessors"][a].dump() == in["accessors"][a].dump());
+    for (std::size_t a = 0; a < in["accessors"].size(); ++a)
+        CHECK(out["accessors"][a].dump() == in["accessors"][a].dump());
     for (std::size_t v = 0; v < in["bufferViews"].size(); ++v) {
         CHECK(out["bufferViews"][v].dump() == in["bufferViews"][v].dump());
         CHECK(viewBytes(run.output, v) == viewBytes(run.input, v));
@@ -457,6 +474,13 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     const fs::path dir = fs::temp_directory_path() / ("rootbake-writer-bin-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir / "out");
+    struct Cleanup {
+        fs::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    } cleanup{dir};
     const std::string text = samples::toGltfWithBin(biped, "biped.bin");
     std::ofstream(dir / "biped.gltf", std::ios::binary).write(text.data(), std::streamsize(text.size()));
     std::ofstream(dir / "biped.bin", std::ios::binary)
@@ -472,7 +496,8 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     CHECK(baked->asset.files[0].relativePath == "walk.bin");
     CHECK(baked->asset.reads == std::vector<fs::path>{dir / "biped.bin"});
     std::ofstream(dir / "out" / "walk.gltf", std::ios::binary)
-        .write(reinterpret_cast<const char*>(baked->asset.main.data()), std::streamsize(baked->asset.main.size()));
+        .write(reinterpret_cast<const char*>(baked->asset.main.data()),
+               std::streamsize(baked->asset.main.size()));
     std::ofstream(dir / "out" / "walk.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(baked->asset.files[0].bytes.data()),
                std::streamsize(baked->asset.files[0].bytes.size()));
@@ -480,7 +505,6 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     REQUIRE(output.ok());
     CHECK(output->document["buffers"][0]["uri"] == "walk.bin");
     checkPassthrough(Run{std::move(*input), std::move(*baked), std::move(*output)});
-    fs::remove_all(dir);
 }
 
 TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
@@ -501,9 +525,10 @@ TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
 
 TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root keys") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    for (const char* file : {"mixamo-zup-boyquotes/Slow_Run.glb", "threejs-robotexpressive/RobotExpressive.glb",
-                             "assimp-interpolation-tests/animation_interpolation_cubic.gltf",
-                             "playcanvas-cube-animation/cube.animation.glb"}) {
+    for (const char* file :
+         {"mixamo-zup-boyquotes/Slow_Run.glb", "threejs-robotexpressive/RobotExpressive.glb",
+          "assimp-interpolation-tests/animation_interpolation_cubic.gltf",
+          "playcanvas-cube-animation/cube.animation.glb"}) {
         CAPTURE(file);
         const fs::path path = shared / "corpus" / file;
         const bool glb = path.extension() == ".glb";
@@ -517,7 +542,8 @@ TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root
 
 TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte for byte") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    for (const char* file : {"khronos-simpleskin/SimpleSkin.gltf", "assimp-testmodels-good/textureTransform/TextureTransformTest.gltf"}) {
+    for (const char* file : {"khronos-simpleskin/SimpleSkin.gltf",
+                             "assimp-testmodels-good/textureTransform/TextureTransformTest.gltf"}) {
         CAPTURE(file);
         const fs::path path = shared / "corpus" / file;
         const Asset input = load(fileBytes(path), path.filename().string(), path.parent_path());
@@ -532,7 +558,8 @@ TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte f
         for (std::size_t i = 0; i < images.size(); ++i) {
             const Json& image = output.document["images"][i];
             REQUIRE(image.contains("bufferView"));
-            CHECK(viewBytes(output, image["bufferView"]) == fileBytes(path.parent_path() / images[i]["uri"].get<std::string>()));
+            CHECK(viewBytes(output, image["bufferView"]) ==
+                  fileBytes(path.parent_path() / images[i]["uri"].get<std::string>()));
             CHECK(image["mimeType"] == "image/png");
         }
     }

@@ -54,13 +54,15 @@ int bake(const BakeArgs& args) {
         return kBadInput;
     }
 
-    const Container container = args.glb ? Container::Glb : args.gltf ? Container::Gltf
-                                : asset->binary ? Container::Glb : Container::Gltf;
+    const Container container = args.glb        ? Container::Glb
+                                : args.gltf     ? Container::Gltf
+                                : asset->binary ? Container::Glb
+                                                : Container::Gltf;
     const std::string ext = lowerExtension(out);
     if ((ext == ".glb" && container == Container::Gltf) || (ext == ".gltf" && container == Container::Glb)) {
         printError(args.output + ": a " + (container == Container::Glb ? "GLB" : ".gltf") +
-                   " would be written under this name; pass --" + (container == Container::Glb ? "gltf" : "glb") +
-                   " or rename the output");
+                   " would be written under this name; pass --" +
+                   (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
         return kUsage;
     }
 
@@ -69,7 +71,8 @@ int bake(const BakeArgs& args) {
     settings.rewrite.container = container;
     settings.rewrite.binName = stem + ".bin";
     // A .gltf written on one line stays on one line; anything else is indented.
-    const bool oneLine = !asset->binary && std::find(inputBytes.begin(), inputBytes.end(), '\n') == inputBytes.end();
+    const bool oneLine =
+        !asset->binary && std::find(inputBytes.begin(), inputBytes.end(), '\n') == inputBytes.end();
     settings.rewrite.indent = oneLine ? -1 : 2;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = fs::path(args.input).filename().string();
@@ -86,8 +89,11 @@ int bake(const BakeArgs& args) {
     std::vector<PlannedFile> files;
     files.push_back({out, std::move(baked->asset.main), {}});
     const std::string sidecar = baked->sidecar.dump(2) + "\n";
-    files.push_back({folder / (stem + ".rootmotion.json"), std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()), {}});
-    for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
+    files.push_back({folder / (stem + ".rootmotion.json"),
+                     std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()),
+                     {}});
+    for (SideFile& f : baked->asset.files)
+        files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
 
     std::vector<fs::path> reads{args.input};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
@@ -98,8 +104,9 @@ int bake(const BakeArgs& args) {
 
     int inPlace = 0;
     for (const BakedClip& c : baked->clips) inPlace += !c.channels.empty();
-    std::printf("%s: %d of %zu clips made in place -> %s, %s\n", args.input.c_str(), inPlace, baked->clips.size(),
-                args.output.c_str(), (folder / (stem + ".rootmotion.json")).string().c_str());
+    std::printf("%s: %d of %zu clips made in place -> %s, %s\n", args.input.c_str(), inPlace,
+                baked->clips.size(), args.output.c_str(),
+                (folder / (stem + ".rootmotion.json")).string().c_str());
     return kOk;
 }
 

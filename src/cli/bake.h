@@ -9,8 +9,8 @@ namespace rootbake::cli {
 
 struct BakeArgs {
     std::string input, output;
-    bool force = false;       // overwrite existing outputs
-    bool keepSource = false;  // keep the source clips, add "<name> (in place)" ones
+    bool force = false;              // overwrite existing outputs
+    bool keepSource = false;         // keep the source clips, add "<name> (in place)" ones
     bool glb = false, gltf = false;  // the output container; default: the input's
     AnalysisArgs analysis;
 };

@@ -33,10 +33,14 @@ const char* const kMeshopt[] = {"EXT_meshopt_compression", "KHR_meshopt_compress
 bool knownExtension(const std::string& name) {
     static const char* const prefixes[] = {"KHR_materials_", "KHR_texture_", "EXT_texture_", "KHR_lights_",
                                            "EXT_lights_",    "KHR_xmp",      "KHR_node_"};
-    static const char* const names[] = {"KHR_mesh_quantization",      "KHR_animation_pointer",
-                                        "KHR_draco_mesh_compression", "EXT_meshopt_compression",
-                                        "KHR_meshopt_compression",    "EXT_mesh_gpu_instancing",
-                                        "MSFT_lod",                   "MSFT_texture_dds"};
+    static const char* const names[] = {"KHR_mesh_quantization",
+                                        "KHR_animation_pointer",
+                                        "KHR_draco_mesh_compression",
+                                        "EXT_meshopt_compression",
+                                        "KHR_meshopt_compression",
+                                        "EXT_mesh_gpu_instancing",
+                                        "MSFT_lod",
+                                        "MSFT_texture_dds"};
     for (const char* p : prefixes)
         if (name.rfind(p, 0) == 0) return true;
     for (const char* n : names)
@@ -124,7 +128,8 @@ References countReferences(const Json& doc) {
             countIndex(refs.view, member((*sparse)["values"], "bufferView"));
         }
     }
-    for (std::size_t i = 0; i < sizeOf(doc, "images"); ++i) countIndex(refs.view, member(doc["images"][i], "bufferView"));
+    for (std::size_t i = 0; i < sizeOf(doc, "images"); ++i)
+        countIndex(refs.view, member(doc["images"][i], "bufferView"));
 
     std::set<std::string> extensions;
     collectExtensions(doc, extensions);
@@ -147,7 +152,8 @@ Json bound(const std::vector<float>& values, int width, bool upper) {
     Json out = Json::array();
     for (int c = 0; c < width; ++c) {
         float v = values.empty() ? 0.0f : values[c];
-        for (std::size_t i = c; i < values.size(); i += width) v = upper ? std::max(v, values[i]) : std::min(v, values[i]);
+        for (std::size_t i = c; i < values.size(); i += width)
+            v = upper ? std::max(v, values[i]) : std::min(v, values[i]);
         out.push_back(double(v));
     }
     return out;
@@ -156,9 +162,13 @@ Json bound(const std::vector<float>& values, int width, bool upper) {
 const char* interpolationName(Interpolation i) {
     return i == Interpolation::Step ? "STEP" : i == Interpolation::CubicSpline ? "CUBICSPLINE" : "LINEAR";
 }
-const char* pathName(Path p) { return p == Path::Rotation ? "rotation" : p == Path::Scale ? "scale" : "translation"; }
+const char* pathName(Path p) {
+    return p == Path::Rotation ? "rotation" : p == Path::Scale ? "scale" : "translation";
+}
 
-std::uint64_t align4(std::uint64_t n) { return (n + 3) / 4 * 4; }
+std::uint64_t align4(std::uint64_t n) {
+    return (n + 3) / 4 * 4;
+}
 
 std::string base64(std::span<const std::uint8_t> bytes) {
     static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -230,7 +240,10 @@ std::vector<std::uint8_t> frameGlb(const std::string& json, const std::vector<st
 class Rewriter {
 public:
     Rewriter(const Asset& asset, const RewriteOptions& options)
-        : asset_(asset), options_(options), doc_(asset.document), buffers_(asset.buffers),
+        : asset_(asset),
+          options_(options),
+          doc_(asset.document),
+          buffers_(asset.buffers),
           touched_(asset.buffers.size(), 0) {}
 
     Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips) {
@@ -335,7 +348,10 @@ private:
 
     int newAccessor(int buffer, const std::vector<float>& values, int width, const char* type, bool minMax) {
         const int view = newView(buffer, bytesOf(values));
-        Json accessor{{"bufferView", view}, {"componentType", kFloat}, {"count", values.size() / width}, {"type", type}};
+        Json accessor{{"bufferView", view},
+                      {"componentType", kFloat},
+                      {"count", values.size() / width},
+                      {"type", type}};
         if (minMax) {
             accessor["min"] = bound(values, width, false);
             accessor["max"] = bound(values, width, true);
@@ -355,7 +371,8 @@ private:
         Json& accessor = doc_["accessors"][index];
         const Json* oldView = member(accessor, "bufferView");
         const int view = isIndex(oldView) ? oldView->get<int>() : -1;
-        const bool viewIsOurs = view >= 0 && refs_.view[view] == 1 && !extension(doc_["bufferViews"][view], kMeshopt[0]) &&
+        const bool viewIsOurs = view >= 0 && refs_.view[view] == 1 &&
+                                !extension(doc_["bufferViews"][view], kMeshopt[0]) &&
                                 !extension(doc_["bufferViews"][view], kMeshopt[1]);
         int newViewIndex;
         if (viewIsOurs) {
@@ -369,7 +386,8 @@ private:
         if (const Json* sparse = member(accessor, "sparse")) {
             // Its index and value views stay, unreferenced (their bytes are not moved).
             for (const char* part : {"indices", "values"})
-                if (const Json* v = member((*sparse)[part], "bufferView"); isIndex(v) && v->get<std::size_t>() < refs_.view.size())
+                if (const Json* v = member((*sparse)[part], "bufferView");
+                    isIndex(v) && v->get<std::size_t>() < refs_.view.size())
                     --refs_.view[v->get<std::size_t>()];
             accessor.erase("sparse");
         }
@@ -409,11 +427,12 @@ private:
             if (ch.gltfChannel < 0) {
                 const int input = newAccessor(fallback, ch.times, 1, "SCALAR", true);
                 const int output = newAccessor(fallback, ch.values, width, type, false);
-                samplers.push_back(
-                    Json{{"input", input}, {"interpolation", interpolationName(ch.interpolation)}, {"output", output}});
+                samplers.push_back(Json{{"input", input},
+                                        {"interpolation", interpolationName(ch.interpolation)},
+                                        {"output", output}});
                 const int node = asset_.rig.gltfIndex[ch.node];
-                channels.push_back(
-                    Json{{"sampler", samplers.size() - 1}, {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
+                channels.push_back(Json{{"sampler", samplers.size() - 1},
+                                        {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
                 continue;
             }
             Json& channel = channels[ch.gltfChannel];
@@ -460,8 +479,8 @@ private:
         const std::size_t buffers = sizeOf(doc_, "buffers");
         for (std::size_t v = 0; v < originalViews_; ++v) {
             const Json& view = doc_["bufferViews"][v];
-            const Range range{int(uintOf(view, "buffer")), uintOf(view, "byteOffset"), uintOf(view, "byteLength"), v,
-                              nullptr};
+            const Range range{int(uintOf(view, "buffer")), uintOf(view, "byteOffset"),
+                              uintOf(view, "byteLength"), v, nullptr};
             (reused_[v] ? dead : live).push_back(range);
             for (const char* name : kMeshopt) {
                 const Json* ext = extension(view, name);
@@ -474,11 +493,13 @@ private:
             }
         }
         if (dead.empty()) return;
-        std::sort(dead.begin(), dead.end(),
-                  [](const Range& a, const Range& b) { return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset); });
+        std::sort(dead.begin(), dead.end(), [](const Range& a, const Range& b) {
+            return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset);
+        });
         std::vector<Range> merged;
         for (const Range& d : dead) {
-            if (!merged.empty() && merged.back().buffer == d.buffer && d.offset <= merged.back().offset + merged.back().length) {
+            if (!merged.empty() && merged.back().buffer == d.buffer &&
+                d.offset <= merged.back().offset + merged.back().length) {
                 Range& m = merged.back();
                 m.length = std::max(m.offset + m.length, d.offset + d.length) - m.offset;
             } else {
@@ -528,7 +549,8 @@ private:
 
     // The bytes a buffer holds in the output: exactly byteLength of them.
     std::span<const std::uint8_t> bytesOfBuffer(std::size_t b) const {
-        const std::size_t length = std::min<std::size_t>(buffers_[b].size(), uintOf(doc_["buffers"][b], "byteLength"));
+        const std::size_t length =
+            std::min<std::size_t>(buffers_[b].size(), uintOf(doc_["buffers"][b], "byteLength"));
         return std::span<const std::uint8_t>(buffers_[b]).first(length);
     }
 
@@ -604,12 +626,14 @@ private:
             const auto bytes = bytesOfBuffer(b);
             bin.insert(bin.end(), bytes.begin(), bytes.end());
         }
-        if (count > 0 && !anyData) return Error{asset_.fileName + ": buffers: no buffer has data to put in a GLB"};
+        if (count > 0 && !anyData)
+            return Error{asset_.fileName + ": buffers: no buffer has data to put in a GLB"};
         auto rebase = [&](Json& holder) {
             const std::size_t b = uintOf(holder, "buffer");
             if (b >= count) return;
             holder["buffer"] = newIndex[b];
-            if (base[b] != 0 || member(holder, "byteOffset")) holder["byteOffset"] = uintOf(holder, "byteOffset") + base[b];
+            if (base[b] != 0 || member(holder, "byteOffset"))
+                holder["byteOffset"] = uintOf(holder, "byteOffset") + base[b];
         };
         for (std::size_t v = 0; v < sizeOf(doc_, "bufferViews"); ++v) {
             Json& view = doc_["bufferViews"][v];
@@ -633,7 +657,8 @@ private:
             ROOTBAKE_TRY(readWhole(*file, bytes));
             bin.resize(align4(bin.size()), 0);
             if (!member(doc_, "bufferViews")) doc_["bufferViews"] = Json::array();
-            doc_["bufferViews"].push_back(Json{{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}});
+            doc_["bufferViews"].push_back(
+                Json{{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}});
             bin.insert(bin.end(), bytes.begin(), bytes.end());
             out_.bytesAppended += bytes.size();
             Json& image = doc_["images"][i];  // fetched again: the root may have moved
@@ -661,7 +686,8 @@ private:
             hasBin = !bin.empty();
         } else {
             ROOTBAKE_TRY(frameBuffersAsTheyAre(glb));
-            if (glb && sizeOf(doc_, "buffers") > 0 && !member(doc_["buffers"][0], "uri") && !buffers_[0].empty()) {
+            if (glb && sizeOf(doc_, "buffers") > 0 && !member(doc_["buffers"][0], "uri") &&
+                !buffers_[0].empty()) {
                 hasBin = true;
                 bin = buffers_[0];  // as read (padding and all) when untouched, else byteLength bytes
             }
@@ -695,8 +721,8 @@ std::string fileNameToUri(const std::string& name) {
     static const char* digits = "0123456789ABCDEF";
     std::string out;
     for (unsigned char c : name) {
-        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                          c == '.' || c == '_' || c == '~' || c == '/';
+        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                          c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
         if (keep) {
             out += char(c);
         } else {

@@ -16,7 +16,8 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
     return out;
 }
 
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
+Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+                        const BakeSettings& settings) {
     Baked out;
     std::vector<ClipRewrite> rewrites;
     for (const Clip& clip : asset.clips) {

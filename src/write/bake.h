@@ -18,7 +18,7 @@ namespace rootbake {
 struct BakedClip {
     ClipAnalysis analysis;
     std::vector<InPlaceChannel> channels;  // empty: the clip is written as it is (footContact, none)
-    LoopSeam loop;                          // of the in-place clip
+    LoopSeam loop;                         // of the in-place clip
 };
 
 // analyzeClip, removeMotion and the loop seam; an error names the clip
@@ -40,6 +40,7 @@ struct Baked {
 };
 
 // inputBytes: the input file as read, for inputSha256.
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes, const BakeSettings& settings);
+Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+                        const BakeSettings& settings);
 
 }  // namespace rootbake

@@ -14,7 +14,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string errnoText() { return std::strerror(errno); }
+std::string errnoText() {
+    return std::strerror(errno);
+}
 
 bool sameBytes(const fs::path& a, const fs::path& b) {
     std::error_code ec;
@@ -33,7 +35,8 @@ bool writeTemp(const fs::path& temp, const PlannedFile& file, std::string& error
     if (!out) return error = errnoText(), false;
     bool ok = true;
     if (file.copyFrom.empty()) {
-        ok = file.bytes.empty() || std::fwrite(file.bytes.data(), 1, file.bytes.size(), out) == file.bytes.size();
+        ok = file.bytes.empty() ||
+             std::fwrite(file.bytes.data(), 1, file.bytes.size(), out) == file.bytes.size();
     } else {
         std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb");
         if (!in) {
@@ -43,7 +46,8 @@ bool writeTemp(const fs::path& temp, const PlannedFile& file, std::string& error
         }
         char buffer[1 << 16];
         std::size_t n;
-        while (ok && (n = std::fread(buffer, 1, sizeof buffer, in)) > 0) ok = std::fwrite(buffer, 1, n, out) == n;
+        while (ok && (n = std::fread(buffer, 1, sizeof buffer, in)) > 0)
+            ok = std::fwrite(buffer, 1, n, out) == n;
         if (std::ferror(in)) ok = false;
         std::fclose(in);
     }
@@ -74,7 +78,8 @@ bool sameFile(const fs::path& a, const fs::path& b) {
     return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
-std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<fs::path>& reads, bool force) {
+std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<fs::path>& reads,
+                                      bool force) {
     std::error_code ec;
     // Copies that are already there: onto their own source, or the same bytes.
     std::erase_if(files, [](const PlannedFile& f) {
@@ -103,7 +108,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
     // Folders for copies under the output's folder ("textures/a.png"); the
     // output's own folder must already be there.
     if (!files.empty()) {
-        const fs::path main = files.front().path.parent_path().empty() ? fs::path(".") : files.front().path.parent_path();
+        const fs::path main =
+            files.front().path.parent_path().empty() ? fs::path(".") : files.front().path.parent_path();
         if (!fs::is_directory(main, ec))
             return FileFailure{false, files.front().path.string() + ": folder " + main.string() +
                                           (fs::exists(main, ec) ? " is not a folder" : " does not exist")};
@@ -115,7 +121,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             missing.push_back(dir);
         for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
             if (!fs::create_directory(*it, ec))
-                return FileFailure{false, f.path.string() + ": cannot make folder " + it->string() + ": " + ec.message()};
+                return FileFailure{
+                    false, f.path.string() + ": cannot make folder " + it->string() + ": " + ec.message()};
             undo.folders.push_back(*it);
         }
         const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
@@ -127,8 +134,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
     for (std::size_t i = 0; i < files.size(); ++i) {
         const fs::path& path = files[i].path;
         fs::path temp = path;
-        temp.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) + "-" +
-                              std::to_string(i) + ".tmp");
+        temp.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) +
+                              "-" + std::to_string(i) + ".tmp");
         std::string error;
         const bool ok = writeTemp(temp, files[i], error);
         if (ok || fs::exists(fs::symlink_status(temp, ec))) undo.files.push_back(temp);

@@ -12,9 +12,9 @@
 namespace rootbake {
 
 struct PlannedFile {
-    std::filesystem::path path;          // destination
-    std::vector<std::uint8_t> bytes;     // the content, when copyFrom is empty
-    std::filesystem::path copyFrom;      // else: a copy of this file
+    std::filesystem::path path;       // destination
+    std::vector<std::uint8_t> bytes;  // the content, when copyFrom is empty
+    std::filesystem::path copyFrom;   // else: a copy of this file
 };
 
 struct FileFailure {
@@ -30,7 +30,7 @@ bool sameFile(const std::filesystem::path& a, const std::filesystem::path& b);
 // existing output without `force`, an output that is a folder, a destination
 // folder that is missing or not a folder, any I/O error. A copy onto its own
 // source, or onto a file with the same bytes, is skipped.
-std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<std::filesystem::path>& reads,
-                                      bool force);
+std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files,
+                                      const std::vector<std::filesystem::path>& reads, bool force);
 
 }  // namespace rootbake

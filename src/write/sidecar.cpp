@@ -6,7 +6,9 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-Json vec3(const glm::dvec3& v) { return Json::array({v.x, v.y, v.z}); }
+Json vec3(const glm::dvec3& v) {
+    return Json::array({v.x, v.y, v.z});
+}
 
 }  // namespace
 
