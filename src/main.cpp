@@ -1,6 +1,7 @@
 // rootbake: bakes root motion out of glTF 2.0 animations. See README.md.
 #include "cli/bake.h"
 #include "cli/cli.h"
+#include "cli/verify.h"
 #include "rootbake/version.h"
 
 #include <CLI/CLI.hpp>
@@ -60,6 +61,17 @@ int main(int argc, char** argv) {
     addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
 
+    VerifyArgs verifyArgs;
+    CLI::App* verifyCmd = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
+    verifyCmd->add_option("baked", verifyArgs.baked, "The in-place .glb/.gltf that bake wrote")->required();
+    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar (<stem>.rootmotion.json)")->required();
+    verifyCmd->add_option("--source", verifyArgs.source, "The original asset: adds the source clips' skate");
+    verifyCmd->add_option("--max-skate", verifyArgs.maxSkate,
+                          "Mean planted-contact speed allowed, fraction of the clip's speed (0.05)");
+    verifyCmd->add_option("--loops", verifyArgs.loops, "Loops replayed per clip (3)");
+    verifyCmd->add_flag("--json", verifyArgs.json, "Print one JSON document");
+    verifyCmd->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
@@ -72,5 +84,6 @@ int main(int argc, char** argv) {
     if (infoCmd->parsed()) return info(infoArgs);
     if (inspectCmd->parsed()) return inspect(inspectArgs);
     if (bakeCmd->parsed()) return bake(bakeArgs);
+    if (verifyCmd->parsed()) return verify(verifyArgs);
     return kUsage;
 }
