@@ -19,6 +19,8 @@ using namespace rootbake;
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
+using test::base64;
+
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -35,19 +37,6 @@ Case corpus(std::string path, std::string expected) {
     return {std::move(path), nullptr, std::move(expected)};
 }
 
-std::string base64(const Bytes& bytes) {
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::uint32_t b = (bytes[i] << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                                (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-        out += digits[(b >> 18) & 63];
-        out += digits[(b >> 12) & 63];
-        out += i + 1 < bytes.size() ? digits[(b >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? digits[b & 63] : '=';
-    }
-    return out;
-}
 
 void putFloat(Bytes& bytes, std::size_t index, float v) {
     std::memcpy(bytes.data() + 4 * index, &v, 4);

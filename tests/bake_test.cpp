@@ -26,6 +26,10 @@ using namespace rootbake;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
+using test::Exit;
+using test::q;
+using test::runExe;
+
 namespace {
 
 // ---- helpers -----------------------------------------------------------------
@@ -166,27 +170,6 @@ int findClip(const Asset& asset, const std::string& name) {
 
 // ---- the executable ------------------------------------------------------------
 
-struct Exit {
-    int code = -1;
-    std::string output;  // stdout and stderr
-};
-
-Exit runExe(const std::string& args) {
-    const std::string command = std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1";
-    Exit out;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
-std::string q(const fs::path& p) {
-    return "\"" + p.string() + "\"";
-}
 
 // Every entry under a folder with its size and bytes' hash-free content.
 std::vector<std::pair<std::string, std::vector<std::uint8_t>>> listing(const fs::path& folder) {

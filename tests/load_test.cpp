@@ -16,21 +16,10 @@
 using namespace rootbake;
 using Json = nlohmann::ordered_json;
 
+using test::base64;
+
 namespace {
 
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::uint32_t b = (bytes[i] << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                                (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-        out += digits[(b >> 18) & 63];
-        out += digits[(b >> 12) & 63];
-        out += i + 1 < bytes.size() ? digits[(b >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? digits[b & 63] : '=';
-    }
-    return out;
-}
 
 template <class T>
 void append(std::vector<std::uint8_t>& bytes, std::initializer_list<T> values) {

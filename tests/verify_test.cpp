@@ -22,6 +22,10 @@
 using namespace rootbake;
 namespace fs = std::filesystem;
 
+using test::Exit;
+using test::q;
+using test::runExe;
+
 namespace {
 
 // ---- a foot with closed-form skate ------------------------------------------------
@@ -128,27 +132,6 @@ std::vector<std::string> names(const Rig& rig, const std::vector<int>& nodes) {
 
 // ---- the executable ------------------------------------------------------------------
 
-struct Exit {
-    int code = -1;
-    std::string output;  // stdout and stderr
-};
-
-Exit runExe(const std::string& args) {
-    const std::string command = std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1";
-    Exit out;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
-std::string q(const fs::path& p) {
-    return "\"" + p.string() + "\"";
-}
 
 struct TempDir {
     fs::path path;
