@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <clocale>
+#include <filesystem>
 
 namespace {
 
@@ -58,6 +59,8 @@ int main(int argc, char** argv) {
     bakeCmd->add_flag("--keep-source", bakeArgs.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
     CLI::Option* glbFlag = bakeCmd->add_flag("--glb", bakeArgs.glb, "Write a GLB (default: the input's container)");
     bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write a .gltf with a .bin beside it")->excludes(glbFlag);
+    bool bakeVerify = false;
+    bakeCmd->add_flag("--verify", bakeVerify, "Then run verify on what was written (exit 4 if it skates)");
     addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
 
@@ -83,7 +86,16 @@ int main(int argc, char** argv) {
 
     if (infoCmd->parsed()) return info(infoArgs);
     if (inspectCmd->parsed()) return inspect(inspectArgs);
-    if (bakeCmd->parsed()) return bake(bakeArgs);
+    if (bakeCmd->parsed()) {
+        const int status = bake(bakeArgs);
+        if (status != kOk || !bakeVerify) return status;
+        const std::filesystem::path output(bakeArgs.output);
+        VerifyArgs check;
+        check.baked = bakeArgs.output;
+        check.sidecar = (output.parent_path() / (output.stem().string() + ".rootmotion.json")).string();
+        check.source = bakeArgs.input;
+        return verify(check);
+    }
     if (verifyCmd->parsed()) return verify(verifyArgs);
     return kUsage;
 }

@@ -314,3 +314,16 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
 }
 
 #endif  // ROOTBAKE_WITH_VERIFY
+
+TEST_CASE("verify: bake --verify checks what it just wrote") {
+    const fs::path biped = fs::path(ROOTBAKE_EXE).parent_path() / "samples" / "biped.glb";
+    REQUIRE(fs::exists(biped));
+    const fs::path dir = fs::temp_directory_path() / "rootbake-bake-verify";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const Exit run = runExe("bake " + q(biped) + " -o " + q(dir / "biped.glb") + " --verify");
+    CHECK(run.code == 0);
+    CHECK(run.output.find("5 of 7 clips gated, all under 5.0%") != std::string::npos);
+    CHECK(fs::exists(dir / "biped.rootmotion.json"));
+    fs::remove_all(dir);
+}
