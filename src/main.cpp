@@ -1,6 +1,7 @@
 // rootbake: bakes root motion out of glTF 2.0 animations. See README.md.
 #include "cli/bake.h"
 #include "cli/cli.h"
+#include "cli/report.h"
 #include "cli/verify.h"
 #include "rootbake/version.h"
 
@@ -64,6 +65,14 @@ int main(int argc, char** argv) {
     addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
 
+    ReportArgs reportArgs;
+    CLI::App* reportCmd = app.add_subcommand("report", "Write one self-contained HTML report of every clip's analysis");
+    reportCmd->add_option("inputs", reportArgs.inputs, "glTF files (.glb, .gltf)")->required();
+    reportCmd->add_option("-o,--output", reportArgs.output, "The .html file to write")->required();
+    reportCmd->add_flag("--force", reportArgs.force, "Overwrite an existing report");
+    addAnalysisOptions(*reportCmd, reportArgs.analysis);
+    reportCmd->footer("Example:\n  rootbake report walk.glb run.glb -o report.html");
+
     VerifyArgs verifyArgs;
     CLI::App* verifyCmd = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
     verifyCmd->add_option("baked", verifyArgs.baked, "The in-place .glb/.gltf that bake wrote")->required();
@@ -97,5 +106,6 @@ int main(int argc, char** argv) {
         return verify(check);
     }
     if (verifyCmd->parsed()) return verify(verifyArgs);
+    if (reportCmd->parsed()) return report(reportArgs);
     return kUsage;
 }
