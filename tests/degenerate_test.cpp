@@ -184,6 +184,11 @@ TEST_CASE("degenerate: duplicate key times, NaN and Inf are refused at load, nam
         CHECK(asset.error().message.rfind("tiny.gltf: animations[0].samplers[0].", 0) == 0);
         CHECK(asset.error().message.find(row.expected) != std::string::npos);
     }
+    // A matrix of finite entries whose column lengths overflow.
+    auto matrix = load(R"({"asset":{"version":"2.0"},"nodes":[{"matrix":[1e200,0,0,0,0,1e200,0,0,0,0,1e200,0,0,0,0,1]}]})");
+    REQUIRE_FALSE(matrix.ok());
+    CHECK(matrix.error().message ==
+          "tiny.gltf: nodes[0].matrix: not a translation-rotation-scale matrix (shear, projection or overflow)");
     // Rest transforms: JSON has no NaN, and 1e309 overflows the parser.
     auto huge = load(R"({"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e309,0]}]})");
     REQUIRE_FALSE(huge.ok());
@@ -261,6 +266,19 @@ TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene uni
     CHECK(a.averageSpeed == doctest::Approx(3.0));
 }
 
+TEST_CASE("degenerate: a flat rig under a rotation has height 0, not rounding noise that any wobble exceeds") {
+    // The rig stands along y locally; the root lies it down (-90 degrees about X), so in the
+    // scene every joint is at y = 0 up to rounding (1e-16), and 0.1 of that "height" would
+    // take a 1e-7 wobble for travel.
+    Json rig = {{{"name", "root"}, {"rotation", {-0.70710677, 0, 0, 0.70710677}}, {"children", {1}}},
+                {{"name", "hips"}, {"translation", {0, 1, 0}}, {"children", {2}}},
+                {{"name", "foot"}, {"translation", {0, -1, 0}}}};
+    Keys wobble{1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 1e-7f, 1, 0}};
+    const ClipAnalysis a = analyse(tinyGltf(rig, {wobble}));
+    CHECK(a.characterHeight == 0.0);
+    CHECK(a.source == Source::None);
+}
+
 TEST_CASE("degenerate: a root at the origin without a parent, still or turning on the spot") {
     Json rig = {{{"name", "hips"}, {"children", {1}}}, {{"name", "foot"}, {"translation", {0, -1, 0}}}};
     const ClipAnalysis still = analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}}}));
@@ -333,6 +351,15 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
     auto huge = analyzeClip(forever->rig, forever->clips[0], unlimited);
     REQUIRE_FALSE(huge.ok());
     CHECK(huge.error().message.find("more than maxSamples") != std::string::npos);
+
+    // A rate that is not a positive number is an error, not a cast of -1e300 to int.
+    for (double rate : {0.0, -1e300, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        Options bad;
+        bad.samplesPerSecond = rate;
+        auto refusedRate = analyzeClip(asset->rig, asset->clips[0], bad);
+        REQUIRE_FALSE(refusedRate.ok());
+        CHECK(refusedRate.error().message.find("is not a positive number") != std::string::npos);
+    }
 
     // The option raises the bound: the 20-node clip at 1/100 of the rate fits.
     Options coarse;

@@ -50,7 +50,7 @@ struct Tally {
 // is the point; a merely long clip should not slow the test down.
 Options mutationOptions() {
     Options options;
-    options.maxSamples = 1u << 14;
+    options.maxSamples = 1u << 12;  // 68 s at 60 samples per second
     return options;
 }
 
@@ -139,12 +139,12 @@ TEST_CASE("mutation: truncated and byte-flipped bipeds load cleanly or are refus
     const Bytes gltf(text.begin(), text.end());
 
     Tally glbTally, gltfTally;
-    mutate(glb, "biped.glb", {}, 200, 1200, 0x5EED0001, glbTally);
-    mutate(gltf, "biped.gltf", {}, 300, 1500, 0x5EED0002, gltfTally);
+    mutate(glb, "biped.glb", {}, 200, 1000, 0x5EED0001, glbTally);
+    mutate(gltf, "biped.gltf", {}, 200, 800, 0x5EED0002, gltfTally);
     report("biped.glb", glbTally);
     report("biped.gltf", gltfTally);
     // Both outcomes are exercised: a mutation test that only ever refuses tests the refusal.
-    CHECK(glbTally.loaded > 500);
+    CHECK(glbTally.loaded > 400);
     CHECK(glbTally.refused > 300);
     CHECK(gltfTally.loaded > 100);
     CHECK(gltfTally.refused > 300);

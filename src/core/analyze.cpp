@@ -25,6 +25,7 @@ constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
 constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
 constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
+constexpr double kMinimumHeight = 1e-9;     // scene units: a character height below is 0 (travel then in scene units)
 
 // A number for a reason line: locale-independent, `digits` significant digits.
 std::string num(double value, int digits = 4) {
@@ -365,6 +366,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     ClipAnalysis out;
     const double upLength = glm::length(options.upAxis);
     if (!(upLength > 0.0) || !std::isfinite(upLength)) return Error{"the up axis has no direction"};
+    if (!(options.samplesPerSecond > 0.0) || !std::isfinite(options.samplesPerSecond))
+        return Error{"samplesPerSecond " + num(options.samplesPerSecond) + " is not a positive number"};
     const glm::dvec3 up = options.upAxis / upLength;
     out.upAxis = up;
 
@@ -453,6 +456,9 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         }
 
     out.characterHeight = measureHeight(rig, frames, out.root >= 0 ? out.root : out.character, up);
+    // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
+    // scaled by it would take noise for travel.
+    if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
     const double scale = out.characterHeight > 0.0 ? out.characterHeight : 1.0;
     const double minimumTravel = options.minimumTravel * scale;
     Analyzer analyzer{rig, clip, options, out, frames, up};

@@ -34,8 +34,8 @@ std::string number(double v) {
 //                 mirror) negates scale.x, so the rotation stays proper
 //   rotation    = glm::quat_cast of the columns divided by their scales; a
 //                 zero-length column (scale 0) is completed by cross products
-// Refused: non-finite entries, a projection row, and shear (normalized
-// columns not orthogonal within 1e-3).
+// Refused: non-finite entries, columns whose length overflows, a projection
+// row, and shear (normalized columns not orthogonal within 1e-3).
 bool decomposeMatrix(const double m[16], Transform& out) {
     for (int i = 0; i < 16; ++i)
         if (!std::isfinite(m[i])) return false;
@@ -45,6 +45,7 @@ bool decomposeMatrix(const double m[16], Transform& out) {
         return false;
     glm::dvec3 axis[3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
     glm::dvec3 scale(glm::length(axis[0]), glm::length(axis[1]), glm::length(axis[2]));
+    if (!std::isfinite(scale.x) || !std::isfinite(scale.y) || !std::isfinite(scale.z)) return false;  // 1e200: length overflows
     if (glm::dot(axis[0], glm::cross(axis[1], axis[2])) < 0.0) scale.x = -scale.x;
 
     constexpr double kZero = 1e-30;
@@ -107,7 +108,8 @@ Status readNode(const Json& j, const Where& at, std::size_t meshes, std::size_t 
             return fail(Where(at, "matrix"),
                         "given with translation/rotation/scale (a node has one or the other)");
         if (!decomposeMatrix(m, rest))
-            return fail(Where(at, "matrix"), "not a translation-rotation-scale matrix (shear or projection)");
+            return fail(Where(at, "matrix"),
+                        "not a translation-rotation-scale matrix (shear, projection or overflow)");
         return Ok{};
     }
     // A rest rotation feeds toMatrix() directly: it must be a unit quaternion.

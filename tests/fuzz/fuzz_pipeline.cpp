@@ -50,7 +50,13 @@ void checkAsset(const Asset& asset) {
     require(rig.rest.size() == rig.parent.size() && rig.name.size() == rig.parent.size() &&
                 rig.gltfIndex.size() == rig.parent.size() && rig.hasMesh.size() == rig.parent.size(),
             "rig arrays differ in size");
-    for (int i = 0; i < rig.size(); ++i) require(rig.parent[i] < i, "rig is not parent-first");
+    for (int i = 0; i < rig.size(); ++i) {
+        require(rig.parent[i] < i, "rig is not parent-first");
+        const Transform& t = rig.rest[i];
+        require(isFinite(t.translation) && isFinite(t.scale) && std::isfinite(glm::dot(t.rotation, t.rotation)),
+                "rest transform not finite");
+        require(std::abs(glm::length(t.rotation) - 1.0) < 1e-6, "rest rotation not unit");
+    }
     for (const Clip& clip : asset.clips) {
         require(isFinite(clip.start) && isFinite(clip.end) && clip.start <= clip.end, "clip range");
         for (const Channel& c : clip.channels) {
