@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
     CLI::Option* glbFlag = bakeCmd->add_flag("--glb", bakeArgs.glb, "Write a GLB (default: the input's container)");
     bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write a .gltf with a .bin beside it")->excludes(glbFlag);
     bool bakeVerify = false;
+    std::string bakeReport;
+    bakeCmd->add_option("--report", bakeReport, "Also write the HTML report of the input's clips to this file");
     bakeCmd->add_flag("--verify", bakeVerify, "Then run verify on what was written (exit 4 if it skates)");
     addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
@@ -96,7 +98,15 @@ int main(int argc, char** argv) {
     if (infoCmd->parsed()) return info(infoArgs);
     if (inspectCmd->parsed()) return inspect(inspectArgs);
     if (bakeCmd->parsed()) {
-        const int status = bake(bakeArgs);
+        int status = bake(bakeArgs);
+        if (status == kOk && !bakeReport.empty()) {
+            ReportArgs page;
+            page.inputs = {bakeArgs.input};
+            page.output = bakeReport;
+            page.force = bakeArgs.force;
+            page.analysis = bakeArgs.analysis;
+            status = report(page);
+        }
         if (status != kOk || !bakeVerify) return status;
         const std::filesystem::path output(bakeArgs.output);
         VerifyArgs check;

@@ -3,6 +3,7 @@
 // or analysed to finite numbers with a sensible source; and the limits that
 // keep a small file from costing minutes or gigabytes.
 #include "gltf/asset.h"
+#include "support.h"
 
 #include <doctest/doctest.h>
 
@@ -27,20 +28,6 @@ struct Keys {
     std::vector<float> times;
     std::vector<float> values;  // times.size() * width (* 3 for CUBICSPLINE)
 };
-
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::uint32_t b = (bytes[i] << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                                (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-        out += digits[(b >> 18) & 63];
-        out += digits[(b >> 12) & 63];
-        out += i + 1 < bytes.size() ? digits[(b >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? digits[b & 63] : '=';
-    }
-    return out;
-}
 
 // nodes as given; one animation with one sampler per Keys.
 std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
@@ -70,7 +57,7 @@ std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
     Json document = {{"asset", {{"version", "2.0"}}}, {"nodes", std::move(nodes)}};
     if (!channels.empty()) {
         document["buffers"] = {{{"byteLength", buffer.size()},
-                                {"uri", "data:application/octet-stream;base64," + base64(buffer)}}};
+                                {"uri", "data:application/octet-stream;base64," + test::base64(buffer)}}};
         document["bufferViews"] = views;
         document["accessors"] = accessors;
         document["animations"] = {{{"name", "clip"}, {"samplers", samplers}, {"channels", list}}};

@@ -498,3 +498,20 @@ TEST_CASE("report: a failed run writes nothing") {
     for (const auto& e : fs::directory_iterator(dir.path)) left.push_back(e.path().filename());
     CHECK(left == std::vector<fs::path>{"biped.glb"});  // no temporary files either
 }
+
+TEST_CASE("report: bake --report writes the page beside the baked asset") {
+    const fs::path biped = fs::path(ROOTBAKE_EXE).parent_path() / "samples" / "biped.glb";
+    REQUIRE(fs::exists(biped));
+    const fs::path dir = fs::temp_directory_path() / "rootbake-bake-report";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const rootbake::test::Exit run = rootbake::test::runExe("bake " + rootbake::test::q(biped) + " -o " +
+                                                            rootbake::test::q(dir / "biped.glb") + " --report " +
+                                                            rootbake::test::q(dir / "biped.html"));
+    CHECK(run.code == 0);
+    std::ifstream in(dir / "biped.html");
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(page.find("run_inplace") != std::string::npos);
+    CHECK(fs::exists(dir / "biped.rootmotion.json"));
+    fs::remove_all(dir);
+}
