@@ -399,23 +399,9 @@ TEST_CASE("report: every corpus asset gives a well-formed page with each clip's 
 
 namespace {
 
-struct Run {
-    int code = -1;
-    std::string output;  // stdout and stderr
-};
+using Run = rootbake::test::Exit;
 
-Run runRootbake(const std::string& args) {
-    const std::string command = std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1";
-    Run out;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
+Run runRootbake(const std::string& args) { return rootbake::test::runExe(args); }
 
 std::string readText(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
