@@ -286,18 +286,14 @@ TEST_CASE("bake: corpus root clips play in place and the track gives their motio
         {"assimp-interpolation-tests/animation_interpolation_linear.gltf", {}},
         {"assimp-interpolation-tests/animation_interpolation_step.gltf", {}},
     };
-    // The track is linear between analysis samples, so it reproduces a key exactly
-    // only where the key is on a sample. With the default 60 samples/s the core
-    // takes ceil(duration * 60) samples, and a float duration just above a whole
-    // frame (0.93333334 s) gets one sample more than the 30 fps keys need: the
-    // samples drift off the keys and the track misses a key by what a linear
-    // segment misses a kinked one (up to 2e-3 of the height, mocap jump). So the
-    // corpus is checked twice: at the defaults against that bound, and at
-    // 119.9999 samples/s (on the keys of 24 and 30 fps clips) against 1e-4.
+    // The track is linear between its samples, so it reproduces a key exactly only
+    // where the key is on a sample: a rewritten root's track is sampled on its keys
+    // (24 fps keys at 72/s for 60 asked), also where a float duration lands a hair
+    // above a whole frame (0.93333334 s). Checked at the default and at a finer rate.
     struct Pass {
         double samplesPerSecond, keyTolerance;
     };
-    for (const Pass pass : {Pass{60.0, 3e-3}, Pass{119.9999, 1e-4}}) {
+    for (const Pass pass : {Pass{60.0, 1e-4}, Pass{120.0, 1e-4}}) {
         CAPTURE(pass.samplesPerSecond);
         Options options;
         options.samplesPerSecond = pass.samplesPerSecond;

@@ -328,6 +328,34 @@ const char* sourceName(Source source) {
     return "none";
 }
 
+// Samples for a track that lands on every one of the root's keys: when the keys sit on
+// an even grid over [from, to] (30 or 24 fps, also starting after `from`), a whole
+// multiple of that grid at no less than `rate`; else `fallback`. At most `limit`. Babylon's count,
+// ceil(duration x rate), puts the samples between 30 fps keys whenever a float
+// duration lands a hair above a whole frame (0.8f x 60 = 48.0000007).
+int keyAlignedSampleCount(const ChannelsOfNode& root, double from, double to, double rate, int fallback,
+                          double limit) {
+    const double range = to - from;
+    double spacing = 0.0;
+    for (const Channel* c : {root.translation, root.rotation})
+        if (c && c->times.size() >= 2) spacing = std::max(spacing, double(c->times[1]) - double(c->times[0]));
+    if (!(range > 0.0) || !(spacing > 0.0)) return fallback;
+    const auto onGrid = [&](double t) {
+        const double steps = (t - from) / spacing;
+        return std::abs(steps - std::round(steps)) <= 1e-3;
+    };
+    if (!onGrid(to)) return fallback;
+    for (const Channel* c : {root.translation, root.rotation})
+        if (c)
+            for (float t : c->times)
+                if (!onGrid(t)) return fallback;
+    const double intervals = std::round(range / spacing);
+    const double perInterval = std::max(1.0, std::ceil(range * rate / intervals - 1e-3));
+    const double count = intervals * perInterval;
+    // Keys far denser than the rate (or past a limit) are not worth a track that size.
+    return count <= std::min(4.0 * fallback, limit) ? static_cast<int>(count) : fallback;
+}
+
 int findNode(const Rig& rig, const std::string& label) {
     for (int n = 0; n < rig.size(); ++n)
         if (rig.name[n] == label) return n;
@@ -511,11 +539,35 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         if (out.source == Source::Root && glm::length(chord) > 0.0) out.travelDirection = glm::normalize(chord);
     }
 
-    out.track.times.resize(frames.count);
-    for (int i = 0; i < frames.count; ++i) out.track.times[i] = frames.time(i) - out.from;
+    // A root whose keys are rewritten has its track sampled on its keys, so that the track
+    // and the in-place keys give the source root back exactly at every key (between
+    // samples a runtime interpolates the track linearly). Stride and turn are the same on
+    // either count; a contact measurement keeps Babylon's samples, which it matches.
+    const Frames* trackFrames = &frames;
+    Frames keyFrames;
+    const bool rewritesRoot = out.removesRootTravel || (out.pivots && out.source == Source::Root);
+    const int keyAlignedSamples =
+        rewritesRoot ? keyAlignedSampleCount(rootChannels, out.from, out.to, options.samplesPerSecond, samples,
+                                             std::min(sampleLimit, nodeSampleLimit / rig.size() - 1.0))
+                     : samples;
+    if (translation && rewritesRoot && keyAlignedSamples != samples) {
+        keyFrames = core::sampleFrames(rig, clip, out.from, out.to, keyAlignedSamples, out.character, out.root);
+        if (turning) yaw = measureRootYaw(keyFrames, up);
+        const glm::dvec3 start = keyFrames.at(0, out.root);
+        translation->resize(keyFrames.count);
+        for (int i = 0; i < keyFrames.count; ++i) {
+            const double turn = turning ? yaw[i] : 0.0;
+            (*translation)[i] = out.removesRootTravel
+                                    ? analyzer.rootTravelAt(keyFrames.at(i, out.root), start, turn, turning != nullptr)
+                                    : analyzer.rootTravelAt(out.rootStart, out.rootStart, turn, true);
+        }
+        trackFrames = &keyFrames;
+    }
+    out.track.times.resize(trackFrames->count);
+    for (int i = 0; i < trackFrames->count; ++i) out.track.times[i] = trackFrames->time(i) - out.from;
     if (translation) {
         out.track.translation = std::move(*translation);
-        out.track.yaw = turning ? yaw : std::vector<double>(frames.count, 0.0);
+        out.track.yaw = turning ? yaw : std::vector<double>(trackFrames->count, 0.0);
         out.stride = out.track.translation.back();
         out.turn = out.track.yaw.back();
     } else {
@@ -523,8 +575,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         out.extractsRotation = false;
         out.travelDirection = {0, 0, 1};
         out.lateralDrift = glm::dvec3(0.0);
-        out.track.translation.assign(frames.count, glm::dvec3(0.0));
-        out.track.yaw.assign(frames.count, 0.0);
+        out.track.translation.assign(trackFrames->count, glm::dvec3(0.0));
+        out.track.yaw.assign(trackFrames->count, 0.0);
         out.reason += "; source none: no travel and no turn";
     }
     if (out.source != Source::FootContact) out.contacts.clear();
