@@ -120,6 +120,11 @@ struct Options {
     std::string rootNode;              // node name or "nodes[N]"; empty: found
     std::string characterNode;         // ancestor of the root; empty: the glTF scene space
     std::vector<std::string> contactNodes;  // empty: found
+    // A contact inside the planted band that rises or sinks more than this times its
+    // horizontal step in an interval is lifting off or touching down, not planted. 0: off,
+    // as Babylon, which then carries a lift-off step through a run's flight
+    // (docs/analysis.md: contact deduction).
+    double liftOffSlope = 0.0;
     std::uint64_t maxSamples = 1u << 22;    // analysis samples per clip (bounded memory)
 };
 

@@ -249,6 +249,10 @@ struct Analyzer {
                 for (size_t c = 0; c < contacts.size(); ++c) {
                     if (!planted(c, i - 1) || !planted(c, i)) continue;
                     const glm::dvec3 step = horizontal(frames.at(i - 1, contacts[c]) - frames.at(i, contacts[c]), up);
+                    if (options.liftOffSlope > 0.0) {
+                        const double rise = glm::dot(frames.at(i, contacts[c]) - frames.at(i - 1, contacts[c]), up);
+                        if (std::abs(rise) > options.liftOffSlope * glm::length(step)) continue;
+                    }
                     const glm::dvec3 unturned = rotateAboutUp(step, -turn, up);
                     const glm::dvec3 d = tracking ? unturned - previous : unturned;
                     const double score = glm::dot(d, d);
@@ -396,6 +400,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     if (!(upLength > 0.0) || !std::isfinite(upLength)) return Error{"the up axis has no direction"};
     if (!(options.samplesPerSecond > 0.0) || !std::isfinite(options.samplesPerSecond))
         return Error{"samplesPerSecond " + num(options.samplesPerSecond) + " is not a positive number"};
+    if (!(options.liftOffSlope >= 0.0) || !std::isfinite(options.liftOffSlope))
+        return Error{"liftOffSlope " + num(options.liftOffSlope) + " is not a number >= 0"};
     const glm::dvec3 up = options.upAxis / upLength;
     out.upAxis = up;
 
