@@ -4,6 +4,7 @@
 // keep a small file from costing minutes or gigabytes.
 #include "gltf/asset.h"
 #include "support.h"
+#include "write/bake.h"
 
 #include <doctest/doctest.h>
 
@@ -414,4 +415,29 @@ TEST_CASE("limits: thousands of channels sharing one large sampler are refused b
     auto two = load(document.dump(), small);
     REQUIRE_FALSE(two.ok());
     CHECK(two.error().message.find("animations[0].channels[1]: ") != std::string::npos);
+}
+
+TEST_CASE("limits: the clips of one asset share a work budget; the error names the clip that passes it") {
+    // smallRig has 4 nodes; a 1 s clip at 60 per second is 61 samples: 244 node positions.
+    auto asset = load(tinyGltf(smallRig(), {hipsWalk()}));
+    REQUIRE(asset.ok());
+    const Clip walk = asset->clips[0];
+    asset->clips.clear();
+    for (int i = 0; i < 10; ++i) {
+        asset->clips.push_back(walk);
+        asset->clips.back().gltfIndex = i;
+    }
+    CHECK(checkAnalysisBudget(*asset, Options{}, 10 * 244).ok());
+    const Status over = checkAnalysisBudget(*asset, Options{}, 10 * 244 - 1);
+    REQUIRE_FALSE(over.ok());
+    CHECK(over.error().message.find("animations[9] \"clip\": the 10 clips up to this one need 2.44e+03") == 0);
+    CHECK(over.error().message.find("more than maxAssetNodeSamples (2439)") != std::string::npos);
+
+    // bakeAsset refuses before analysing, naming the file.
+    BakeSettings settings;
+    settings.maxAssetNodeSamples = 5 * 244;
+    const std::vector<std::uint8_t> bytes{'{', '}'};
+    auto baked = bakeAsset(*asset, bytes, settings);
+    REQUIRE_FALSE(baked.ok());
+    CHECK(baked.error().message.find("tiny.gltf: animations[5]") == 0);
 }

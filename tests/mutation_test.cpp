@@ -181,6 +181,7 @@ TEST_CASE("regressions: every input that ever broke the pipeline runs clean (tes
         {"zero-scale-parent-at-key.gltf", nullptr},
         {"flattened-parent.gltf", nullptr},
         {"ten-hour-clip.gltf", "4.32e+07 node positions, more than 8 x maxSamples"},
+        {"weights-only-clip.gltf", nullptr},
     };
     const fs::path folder = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions";
     int files = 0, listed = 0;

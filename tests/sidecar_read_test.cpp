@@ -200,6 +200,15 @@ TEST_CASE("sidecar read: optional and degenerate forms") {
         CHECK(sidecar.clips[1].times.empty());
         CHECK(sidecar.clips[1].translation.empty());
     }
+    SUBCASE("a clip that animates no node (morph weights only) has duration 0 and no samples") {
+        Json doc = knownSidecar();
+        doc["clips"][1]["duration"] = 0.0;
+        doc["clips"][1]["track"]["times"] = Json::array();
+        doc["clips"][1]["track"]["translation"] = Json::array();
+        doc["clips"][1]["track"]["yaw"] = Json::array();
+        const Sidecar sidecar = mustParse(doc.dump());
+        CHECK(sidecar.clips[1].times.empty());
+    }
     SUBCASE("unknown fields are ignored") {
         Json doc = knownSidecar();
         doc["future"] = 1;

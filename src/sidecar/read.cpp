@@ -103,7 +103,8 @@ void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
 
     const std::string timesPath = at(path, "times");
     const Json& times = array(member(track, path, "times"), timesPath);
-    if (times.empty()) fail(timesPath, "no keys");
+    // A clip of duration 0 may have none: one that animates no node (morph weights only) has none.
+    if (times.empty() && clip.duration != 0) fail(timesPath, "no keys");
     for (std::size_t i = 0; i < times.size(); ++i) {
         const double t = number(times[i], item(timesPath, i));
         if (i == 0 && t < 0) fail(item(timesPath, i), "negative");

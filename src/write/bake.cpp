@@ -2,13 +2,48 @@
 
 #include "write/sha256.h"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
 namespace rootbake {
+
+namespace {
+
+std::string num(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 3).ptr;
+    return std::string(text, end);
+}
+
+std::string clipLabel(const Clip& clip) {
+    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
+}
+
+}  // namespace
+
+Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples) {
+    // As analyzeClip counts them: from 0 to the last key, at least 2 samples, plus one.
+    const double nodes = asset.rig.size();
+    double total = 0.0;
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const Clip& clip = asset.clips[i];
+        const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
+        if (!(wanted <= double(options.maxSamples))) continue;  // refused by analyzeClip itself
+        total += (std::max(2.0, wanted) + 1.0) * nodes;
+        if (total > double(maxAssetNodeSamples))
+            return Error{clipLabel(clip) + ": the " + std::to_string(i + 1) + " clips up to this one need " +
+                         num(total) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
+                         " nodes) in all, more than maxAssetNodeSamples (" + std::to_string(maxAssetNodeSamples) +
+                         ")"};
+    }
+    return Ok{};
+}
 
 Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options) {
     auto analysis = analyzeClip(rig, clip, options);
     if (!analysis)
-        return Error{"animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name +
-                     "\": " + analysis.error().message};
+        return Error{clipLabel(clip) + ": " + analysis.error().message};
     BakedClip out;
     out.analysis = std::move(*analysis);
     out.channels = removeMotion(rig, clip, out.analysis);
@@ -18,6 +53,8 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
 
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings) {
+    if (Status budget = checkAnalysisBudget(asset, settings.analysis, settings.maxAssetNodeSamples); !budget)
+        return Error{asset.fileName + ": " + budget.error().message};
     Baked out;
     std::vector<ClipRewrite> rewrites;
     for (const Clip& clip : asset.clips) {
