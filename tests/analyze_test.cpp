@@ -137,6 +137,21 @@ TEST_CASE("analyze: forcing footContact on a root clip, and root on an in-place 
     CHECK(std::abs(b.strideLength) < 1e-6);
 }
 
+TEST_CASE("analyze: forceNoMotion keeps a travelling, turning clip as it is: source none, no track motion") {
+    Options none;
+    none.forceNoMotion = true;
+    for (const char* name : {"walk", "turn_walk", "walk_inplace"}) {
+        CAPTURE(name);
+        const ClipAnalysis a = analyze(name, none);
+        CHECK(a.source == Source::None);
+        CHECK(a.strideLength == 0.0);
+        CHECK(a.turn == 0.0);
+        CHECK_FALSE(a.extractsRotation);
+        CHECK(removeMotion(biped().rig, clipNamed(biped(), name), a).empty());
+        CHECK(a.reason.find("source none: forced") != std::string::npos);
+    }
+}
+
 TEST_CASE("analyze: options that do not fit the clip are errors naming the node") {
     const Clip& walk = clipNamed(biped(), "walk");
     Options missing;

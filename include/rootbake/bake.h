@@ -117,6 +117,7 @@ struct Options {
     bool extractLateralMotion = false; // keep the sideways part of root travel (strafes)
     int extractRotation = -1;          // -1: when the turn reaches minimumTurn; 0: never; 1: always
     Source forceSource = Source::None; // None: decide; Root or FootContact: force that source
+    bool forceNoMotion = false;        // source none whatever the clip does (an idle, a clip kept as it moves)
     std::string rootNode;              // node name or "nodes[N]"; empty: found
     std::string characterNode;         // ancestor of the root; empty: the glTF scene space
     std::vector<std::string> contactNodes;  // empty: found

@@ -499,7 +499,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
 
     // Turning is only ever in the root's own rotation.
     std::vector<double> yaw;
-    if (out.root >= 0 && options.extractRotation != 0 && rootChannels.rotation) {
+    if (options.forceNoMotion) out.reason += "; source none: forced";
+    if (out.root >= 0 && options.extractRotation != 0 && rootChannels.rotation && !options.forceNoMotion) {
         std::vector<double> measured = measureRootYaw(frames, up);
         const double endTurn = std::abs(wrapAngle(measured.back()));
         if (options.extractRotation == 1 || endTurn >= options.minimumTurn) {
@@ -512,14 +513,14 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     out.extractsRotation = turning != nullptr;
 
     std::optional<std::vector<glm::dvec3>> translation;
-    if (options.forceSource != Source::FootContact && rootChannels.translation) {
+    if (options.forceSource != Source::FootContact && rootChannels.translation && !options.forceNoMotion) {
         translation = analyzer.measureRootTravel(turning, minimumTravel, options.forceSource == Source::Root);
         if (translation) {
             out.source = Source::Root;
             out.removesRootTravel = true;
         }
     }
-    if (!translation && options.forceSource != Source::Root) {
+    if (!translation && options.forceSource != Source::Root && !options.forceNoMotion) {
         auto contact = analyzer.measureContactTravel(turning, minimumTravel, options.forceSource == Source::FootContact);
         if (!contact) return contact.error();
         translation = std::move(*contact);
