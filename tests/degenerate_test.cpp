@@ -252,6 +252,18 @@ TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene uni
     CHECK(a.source == Source::Root);
     CHECK(a.strideLength == doctest::Approx(3.0));
     CHECK(a.averageSpeed == doctest::Approx(3.0));
+    REQUIRE(a.warnings.size() == 1);
+    CHECK(a.warnings[0] == "the joints under the root have no height: thresholds are in scene units");
+}
+
+TEST_CASE("degenerate: a turn forced on a root without rotation keys is a warning, not a turn") {
+    Options on;
+    on.extractRotation = 1;
+    const ClipAnalysis a = analyse(tinyGltf(smallRig(), {hipsWalk()}), on);
+    CHECK_FALSE(a.extractsRotation);
+    REQUIRE(a.warnings.size() == 1);
+    CHECK(a.warnings[0] == "extractRotation is on, but the root has no rotation keys: no turn extracted");
+    CHECK(analyse(tinyGltf(smallRig(), {hipsWalk()})).warnings.empty());
 }
 
 TEST_CASE("degenerate: a flat rig under a rotation has height 0, not rounding noise that any wobble exceeds") {

@@ -394,6 +394,40 @@ int findRoot(const Rig& rig, const Clip& clip) {
     return best;
 }
 
+namespace {
+
+// Fraction of [0, duration] in which at least one contact is planted.
+double plantedCoverage(const std::vector<ContactPlanting>& planting, double duration) {
+    std::vector<PlantedInterval> all;
+    for (const ContactPlanting& p : planting) all.insert(all.end(), p.planted.begin(), p.planted.end());
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    double covered = 0.0, reached = 0.0;
+    for (const PlantedInterval& i : all) {
+        const double start = std::max(i.start, reached);
+        if (i.end > start) covered += i.end - start;
+        reached = std::max(reached, i.end);
+    }
+    return duration > 0.0 ? covered / duration : 1.0;
+}
+
+// What an animator should look at although the analysis went through.
+void addWarnings(ClipAnalysis& out, const Options& options, const ChannelsOfNode& rootChannels) {
+    if (out.root >= 0 && out.characterHeight == 0.0)
+        out.warnings.push_back("the joints under the root have no height: thresholds are in scene units");
+    if (options.extractRotation == 1 && out.root >= 0 && !rootChannels.rotation)
+        out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
+    if (out.source == Source::FootContact) {
+        const double coverage = plantedCoverage(out.planting, out.duration);
+        // A walk plants a foot most of the cycle, a run with flight about half of it:
+        // below a quarter the ground speed is carried across far more than it is measured.
+        if (coverage < 0.25)
+            out.warnings.push_back("contacts are planted for only " + num(100.0 * coverage, 3) +
+                                   "% of the clip: the deduced travel is carried over the rest");
+    }
+}
+
+}  // namespace
+
 Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
     ClipAnalysis out;
     const double upLength = glm::length(options.upAxis);
@@ -584,12 +618,13 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         out.lateralDrift = glm::dvec3(0.0);
         out.track.translation.assign(trackFrames->count, glm::dvec3(0.0));
         out.track.yaw.assign(trackFrames->count, 0.0);
-        out.reason += "; source none: no travel and no turn";
+        if (!options.forceNoMotion) out.reason += "; source none: no travel and no turn";
     }
     if (out.source != Source::FootContact) out.contacts.clear();
     out.strideLength = glm::dot(out.stride, out.travelDirection);
     out.averageSpeed = out.duration > 0.0 ? out.strideLength / out.duration : 0.0;
     out.averageAngularSpeed = out.duration > 0.0 ? out.turn / out.duration : 0.0;
+    addWarnings(out, options, rootChannels);
     return out;
 }
 
