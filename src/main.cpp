@@ -1,5 +1,6 @@
 // rootbake: bakes root motion out of glTF 2.0 animations. See README.md.
 #include "cli/bake.h"
+#include "cli/check.h"
 #include "cli/cli.h"
 #include "cli/report.h"
 #include "cli/verify.h"
@@ -8,71 +9,141 @@
 #include <CLI/CLI.hpp>
 
 #include <clocale>
-#include <filesystem>
 
 namespace {
 
-void addAnalysisOptions(CLI::App& cmd, rootbake::cli::AnalysisArgs& a) {
-    const char* group = "Analysis";
-    cmd.add_option("--root", a.root, "Root node (name or nodes[N]); default: found")->group(group);
-    cmd.add_option("--character-node", a.characterNode, "Ancestor of the root to measure in; default: scene space")
+using namespace rootbake;
+using namespace rootbake::cli;
+
+// Each analysis option sets its field only when given, so it overrides a config file.
+void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& a) {
+    const char* group = "Analysis (override rootbake.json)";
+    auto text = [&](const char* name, std::optional<std::string>& field, const char* help) {
+        cmd.add_option_function<std::string>(name, [&field](const std::string& v) { field = v; }, help)
+            ->group(group);
+    };
+    auto number = [&](const char* name, std::optional<double>& field, double low, double high, const char* help) {
+        cmd.add_option_function<double>(
+               name,
+               [&field, name, low, high](const double& v) {
+                   if (!(v >= low && v <= high))
+                       throw CLI::ValidationError(name, "must be between " + CLI::detail::to_string(low) + " and " +
+                                                            CLI::detail::to_string(high));
+                   field = v;
+               },
+               help)
+            ->type_name("F")
+            ->group(group);
+    };
+    text("--root", a.root, "Root node (name or nodes[N]); default: found");
+    text("--character-node", a.characterNode, "Ancestor of the root to measure in; default: scene space");
+    cmd.add_option_function<std::vector<std::string>>(
+           "--contacts", [&a](const std::vector<std::string>& v) { a.contacts = v; }, "Contact nodes A,B; default: found")
+        ->delimiter(',')
         ->group(group);
-    cmd.add_option("--contacts", a.contacts, "Contact nodes; default: found")->delimiter(',')->group(group);
-    cmd.add_option("--source", a.source, "auto, root or footContact")->group(group);
-    cmd.add_option("--extract-rotation", a.extractRotation, "auto, on or off")->group(group);
-    cmd.add_flag("--lateral", a.lateral, "Extract sideways root motion too (strafes)")->group(group);
-    cmd.add_option("--up-axis", a.upAxis, "Up axis: +Y (default), +Z, ... or x,y,z")->group(group);
-    cmd.add_option("--min-travel", a.minTravel, "Minimum travel per cycle, fraction of height (0.1)")->group(group);
-    cmd.add_option("--min-turn", a.minTurnDegrees, "Minimum turn per cycle, degrees (10)")->group(group);
-    cmd.add_option("--snap-angle", a.snapAngleDegrees, "Snap the direction to an axis within, degrees")->group(group);
-    cmd.add_option("--samples-per-second", a.samplesPerSecond, "Analysis samples per second (60)")->group(group);
+    cmd.add_option_function<std::string>(
+           "--source",
+           [&a](const std::string& v) {
+               if (!parseSource(v, a)) throw CLI::ValidationError("--source", "expected auto, root, footContact or none");
+           },
+           "auto, root, footContact or none")
+        ->group(group);
+    cmd.add_option_function<std::string>(
+           "--extract-rotation",
+           [&a](const std::string& v) {
+               int value = -1;
+               if (!parseExtractRotation(v, value))
+                   throw CLI::ValidationError("--extract-rotation", "expected auto, on or off");
+               a.extractRotation = value;
+           },
+           "auto, on or off")
+        ->group(group);
+    cmd.add_flag_function("--lateral", [&a](std::int64_t) { a.lateral = true; }, "Keep sideways root travel (strafes)")
+        ->group(group);
+    cmd.add_option_function<std::string>(
+           "--up-axis",
+           [&a](const std::string& v) {
+               glm::dvec3 up;
+               if (!parseUpAxis(v, up)) throw CLI::ValidationError("--up-axis", "expected +X, -Y, +Z, ... or x,y,z");
+               a.upAxis = up;
+           },
+           "Up axis: +Y (default), +Z, ... or x,y,z")
+        ->group(group);
+    number("--min-travel", a.minTravel, 0, 1e6, "Minimum travel per cycle, fraction of height (0.1)");
+    number("--min-turn", a.minTurnDegrees, 0, 1e6, "Minimum turn per cycle, degrees (10)");
+    number("--snap-angle", a.snapAngleDegrees, 0, 90, "Snap the direction to an axis within, degrees");
+    number("--samples-per-second", a.samplesPerSecond, 1, 10000, "Analysis samples per second (60)");
+    number("--lift-off-slope", a.liftOffSlope, 0, 1e6, "Contacts rising faster than this are not planted (0: off)");
+}
+
+// Inputs and the options of every command that reads assets.
+void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel) {
+    cmd.add_option("inputs", c.inputs, "glTF files (.glb, .gltf) and folders of them")->required();
+    cmd.add_flag("-r,--recursive", c.recursive, "Walk folders into their subfolders");
+    cmd.add_flag("--json", c.json, "Print one JSON document on stdout (messages go to stderr)");
+    cmd.add_flag("-q,--quiet", c.quiet, "Print errors only");
+    if (analysis) {
+        cmd.add_flag("-v,--verbose", c.verbose, "Print each decision's reason");
+        cmd.add_option("--config", c.config, "Settings file; default: the nearest rootbake.json");
+        cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap=F,no-root,warnings (exit 4)");
+        addAnalysisOptions(cmd, c.analysis);
+    }
+    if (parallel) cmd.add_option("-j,--jobs", c.jobs, "Assets in parallel (default: the machine's cores)");
+    cmd.add_option("--limit", c.limits, "Raise a limit an error names: NAME=N (maxNodes=2000000)");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
-    using namespace rootbake::cli;
 
     CLI::App app{"rootbake " ROOTBAKE_VERSION ": bakes root motion out of glTF 2.0 character animations"};
     app.set_version_flag("--version", "rootbake " ROOTBAKE_VERSION);
     app.require_subcommand(1);
-    app.footer("Example:\n  rootbake info walk.glb\nExit codes: 0 ok, 1 usage, 2 bad input, 3 cannot write, 4 gate failed");
+    app.footer(
+        "Example:\n"
+        "  rootbake bake walk.glb -o out/walk.glb     # out/walk.glb in place + out/walk.rootmotion.json\n"
+        "  rootbake bake assets/ -r --out-dir out/    # every .glb/.gltf below assets/\n"
+        "  rootbake check assets/ -r --against out/   # CI: fail when a stride, turn or speed moved\n"
+        "Run rootbake COMMAND --help for a command's options.\n"
+        "Exit codes: 0 ok, 1 usage, 2 bad input, 3 cannot write, 4 a gate or check failed");
 
-    InfoArgs infoArgs;
-    CLI::App* infoCmd = app.add_subcommand("info", "List the nodes, skins and clips of glTF assets");
-    infoCmd->add_option("inputs", infoArgs.inputs, "glTF files (.glb, .gltf)")->required();
-    infoCmd->add_flag("--json", infoArgs.json, "Print one JSON document");
+    BakeArgs bakeArgs;
+    CLI::App* bakeCmd = app.add_subcommand("bake", "Write the in-place assets and their root-motion sidecars");
+    addCommonOptions(*bakeCmd, bakeArgs.common, true, true);
+    bakeCmd->add_option("-o,--output", bakeArgs.output, "Output .glb/.gltf of one input (sidecar: <stem>.rootmotion.json)");
+    bakeCmd->add_option("--out-dir", bakeArgs.outDir, "Output folder; outputs keep the inputs' layout below it");
+    bakeCmd->add_flag("--force", bakeArgs.force, "Overwrite existing outputs");
+    bakeCmd->add_flag("--keep-source", bakeArgs.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
+    bakeCmd->add_flag("--glb", bakeArgs.glb, "Write GLBs (default: the input's container)");
+    bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write .gltf files with a .bin beside each");
+    bakeCmd->add_option("--depfile", bakeArgs.depfile, "Write a Make-style list of the files each output was made from");
+    bakeCmd->add_option("--report", bakeArgs.report, "Also write the HTML report of the input's clips");
+    bakeCmd->add_flag("--verify", bakeArgs.verify, "Then run verify on what was written (exit 4 if it skates)");
+    bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
 
     InspectArgs inspectArgs;
     CLI::App* inspectCmd = app.add_subcommand("inspect", "Analyse every clip and print what was found; writes nothing");
-    inspectCmd->add_option("inputs", inspectArgs.inputs, "glTF files (.glb, .gltf)")->required();
-    inspectCmd->add_flag("--json", inspectArgs.json, "Print the sidecar's clip objects as one JSON document");
-    addAnalysisOptions(*inspectCmd, inspectArgs.analysis);
-    inspectCmd->footer("Example:\n  rootbake inspect walk.glb --root Hips");
+    addCommonOptions(*inspectCmd, inspectArgs.common, true, true);
+    inspectCmd->footer("Example:\n  rootbake inspect walk.glb --root Hips -v");
 
-    BakeArgs bakeArgs;
-    CLI::App* bakeCmd = app.add_subcommand("bake", "Write the in-place asset and its root-motion sidecar");
-    bakeCmd->add_option("input", bakeArgs.input, "glTF file (.glb, .gltf)")->required();
-    bakeCmd->add_option("-o,--output", bakeArgs.output, "Output .glb/.gltf; the sidecar is <stem>.rootmotion.json")
-        ->required();
-    bakeCmd->add_flag("--force", bakeArgs.force, "Overwrite existing outputs");
-    bakeCmd->add_flag("--keep-source", bakeArgs.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
-    CLI::Option* glbFlag = bakeCmd->add_flag("--glb", bakeArgs.glb, "Write a GLB (default: the input's container)");
-    bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write a .gltf with a .bin beside it")->excludes(glbFlag);
-    bool bakeVerify = false;
-    std::string bakeReport;
-    bakeCmd->add_option("--report", bakeReport, "Also write the HTML report of the input's clips to this file");
-    bakeCmd->add_flag("--verify", bakeVerify, "Then run verify on what was written (exit 4 if it skates)");
-    addAnalysisOptions(*bakeCmd, bakeArgs.analysis);
-    bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb");
+    CheckArgs checkArgs;
+    CLI::App* checkCmd = app.add_subcommand("check", "Re-analyse and compare with committed sidecars (exit 4 on a change)");
+    addCommonOptions(*checkCmd, checkArgs.common, true, true);
+    checkCmd->add_option("--against", checkArgs.against, "A sidecar, or the folder bake --out-dir wrote")->required();
+    checkCmd->add_option("--tolerance", checkArgs.tolerance, "Relative change of stride, turn, speed allowed (0.01)");
+    checkCmd->footer("Example:\n  rootbake check assets/ -r --against baked/ --tolerance 0.02");
+
+    InfoArgs infoArgs;
+    CLI::App* infoCmd = app.add_subcommand("info", "List the nodes, skins and clips of glTF assets");
+    addCommonOptions(*infoCmd, infoArgs.common, false, false);
+    infoCmd->footer("Example:\n  rootbake info walk.glb --json");
 
     ReportArgs reportArgs;
     CLI::App* reportCmd = app.add_subcommand("report", "Write one self-contained HTML report of every clip's analysis");
-    reportCmd->add_option("inputs", reportArgs.inputs, "glTF files (.glb, .gltf)")->required();
+    addCommonOptions(*reportCmd, reportArgs.common, true, false);
     reportCmd->add_option("-o,--output", reportArgs.output, "The .html file to write")->required();
     reportCmd->add_flag("--force", reportArgs.force, "Overwrite an existing report");
-    addAnalysisOptions(*reportCmd, reportArgs.analysis);
     reportCmd->footer("Example:\n  rootbake report walk.glb run.glb -o report.html");
 
     VerifyArgs verifyArgs;
@@ -91,31 +162,18 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) {
         return app.exit(e);  // --help, --version
     } catch (const CLI::ParseError& e) {
-        app.exit(e);  // prints the message and usage
-        return kUsage;  // CLI11's own codes (100+) mapped onto ours
+        // One line, as every other error; CLI11's own codes (100+) mapped onto ours.
+        std::string command;
+        for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
+        printError(std::string(e.what()) + " (rootbake " + command + "--help lists the options)");
+        return kUsage;
     }
 
-    if (infoCmd->parsed()) return info(infoArgs);
+    if (bakeCmd->parsed()) return bake(bakeArgs);
     if (inspectCmd->parsed()) return inspect(inspectArgs);
-    if (bakeCmd->parsed()) {
-        int status = bake(bakeArgs);
-        if (status == kOk && !bakeReport.empty()) {
-            ReportArgs page;
-            page.inputs = {bakeArgs.input};
-            page.output = bakeReport;
-            page.force = bakeArgs.force;
-            page.analysis = bakeArgs.analysis;
-            status = report(page);
-        }
-        if (status != kOk || !bakeVerify) return status;
-        const std::filesystem::path output(bakeArgs.output);
-        VerifyArgs check;
-        check.baked = bakeArgs.output;
-        check.sidecar = (output.parent_path() / (output.stem().string() + ".rootmotion.json")).string();
-        check.source = bakeArgs.input;
-        return verify(check);
-    }
-    if (verifyCmd->parsed()) return verify(verifyArgs);
+    if (checkCmd->parsed()) return check(checkArgs);
+    if (infoCmd->parsed()) return info(infoArgs);
     if (reportCmd->parsed()) return report(reportArgs);
+    if (verifyCmd->parsed()) return verify(verifyArgs);
     return kUsage;
 }

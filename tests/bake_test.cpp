@@ -29,15 +29,14 @@ using Json = nlohmann::ordered_json;
 using test::Exit;
 using test::q;
 using test::runExe;
+using test::listing;
+using test::readBytes;
+using test::TempDir;
+using test::writeBytes;
 
 namespace {
 
 // ---- helpers -----------------------------------------------------------------
-
-std::vector<std::uint8_t> readBytes(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 Asset mustLoad(std::span<const std::uint8_t> bytes, const std::string& name) {
     auto asset = loadAssetFromMemory(bytes, name, {});
@@ -170,35 +169,6 @@ int findClip(const Asset& asset, const std::string& name) {
 
 // ---- the executable ------------------------------------------------------------
 
-
-// Every entry under a folder with its size and bytes' hash-free content.
-std::vector<std::pair<std::string, std::vector<std::uint8_t>>> listing(const fs::path& folder) {
-    std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
-    for (const auto& e : fs::recursive_directory_iterator(folder))
-        out.emplace_back(e.path().lexically_relative(folder).string(),
-                         e.is_regular_file() ? readBytes(e.path()) : std::vector<std::uint8_t>{});
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) {
-        path = fs::temp_directory_path() / ("rootbake-" + name + "-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path, ec);
-    }
-};
-
-void writeBytes(const fs::path& file, std::span<const std::uint8_t> bytes) {
-    std::ofstream out(file, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
 
 }  // namespace
 

@@ -403,25 +403,14 @@ using Run = rootbake::test::Exit;
 
 Run runRootbake(const std::string& args) { return rootbake::test::runExe(args); }
 
-std::string readText(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using rootbake::test::readText;
 
-struct Folder {
-    fs::path path;
-    Folder() {
-        path = fs::temp_directory_path() / ("rootbake-report-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~Folder() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+// A fresh folder for the command's files.
+struct Folder : rootbake::test::TempDir {
+    Folder() : TempDir("report") {}
 };
 
-std::string q(const fs::path& p) { return "\"" + p.string() + "\""; }
+using rootbake::test::q;
 
 }  // namespace
 

@@ -4,10 +4,15 @@
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <span>
 #include <vector>
 #include <optional>
 #include <string>
@@ -36,6 +41,52 @@ inline std::string base64(const std::vector<std::uint8_t>& bytes) {
     return out;
 }
 
+// A fresh folder under the system's temp folder, removed (made writable first) at the end.
+struct TempDir {
+    std::filesystem::path path;
+    explicit TempDir(const std::string& name) {
+        path = std::filesystem::temp_directory_path() / ("rootbake-" + name + "-" + std::to_string(::getpid()));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add, ec);
+        std::filesystem::remove_all(path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+inline std::vector<std::uint8_t> readBytes(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline std::string readText(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void writeBytes(const std::filesystem::path& file, std::span<const std::uint8_t> bytes) {
+    std::ofstream out(file, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+inline void writeText(const std::filesystem::path& file, const std::string& text) {
+    std::ofstream(file, std::ios::binary) << text;
+}
+
+// Every entry under a folder (relative path, bytes; empty for a folder), sorted.
+inline std::vector<std::pair<std::string, std::vector<std::uint8_t>>> listing(const std::filesystem::path& folder) {
+    std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(folder))
+        out.emplace_back(e.path().lexically_relative(folder).string(),
+                         e.is_regular_file() ? readBytes(e.path()) : std::vector<std::uint8_t>{});
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 // Runs the built rootbake with arguments; its exit code and what it printed.
 struct Exit {
     int code = -1;
@@ -52,6 +103,32 @@ inline Exit runExe(const std::string& args) {
     while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
     const int status = pclose(pipe);
     out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+// The same with stdout and stderr apart; `environment` is put before the command
+// ("CI=1 ").
+struct SplitExit {
+    int code = -1;
+    std::string out, err;
+};
+
+inline SplitExit runExeSplit(const std::string& args, const std::string& environment = "") {
+    static int calls = 0;
+    const std::filesystem::path errFile = std::filesystem::temp_directory_path() /
+                                          ("rootbake-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++calls));
+    const std::string command =
+        environment + "\"" + ROOTBAKE_EXE + "\" " + args + " 2>\"" + errFile.string() + "\"";
+    SplitExit out;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.out.append(buffer, n);
+    const int status = pclose(pipe);
+    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    out.err = readText(errFile);
+    std::filesystem::remove(errFile);
     return out;
 }
 

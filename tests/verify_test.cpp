@@ -25,6 +25,9 @@ namespace fs = std::filesystem;
 using test::Exit;
 using test::q;
 using test::runExe;
+using test::readText;
+using test::TempDir;
+using test::writeText;
 
 namespace {
 
@@ -133,26 +136,6 @@ std::vector<std::string> names(const Rig& rig, const std::vector<int>& nodes) {
 // ---- the executable ------------------------------------------------------------------
 
 
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) {
-        path = fs::temp_directory_path() / ("rootbake-" + name + "-" + std::to_string(::getpid()));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
-
-std::string readText(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void writeText(const fs::path& file, const std::string& text) {
-    std::ofstream(file, std::ios::binary) << text;
-}
 
 }  // namespace
 

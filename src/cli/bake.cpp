@@ -1,6 +1,10 @@
-// rootbake bake IN -o OUT: load, bake in memory, then write every file or none.
+// rootbake bake IN... (-o OUT | --out-dir DIR): per asset load, bake in memory,
+// then write every file or none; assets in parallel, printed in input order.
 #include "cli/bake.h"
 
+#include "cli/report.h"
+#include "cli/run.h"
+#include "cli/verify.h"
 #include "rootbake/version.h"
 #include "write/bake.h"
 #include "write/files.h"
@@ -8,10 +12,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 namespace rootbake::cli {
 
 namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
 
 namespace {
 
@@ -28,44 +34,73 @@ bool readFile(const fs::path& file, std::vector<std::uint8_t>& out) {
     return !in.bad();
 }
 
-}  // namespace
+fs::path sidecarPath(const fs::path& output) {
+    return output.parent_path() / (output.stem().string() + ".rootmotion.json");
+}
 
-int bake(const BakeArgs& args) {
-    BakeSettings settings;
-    std::string error;
-    if (!toOptions(args.analysis, settings.analysis, error)) {
-        printError(error);
-        return kUsage;
+// A path in a Make rule: spaces, '#' and '$' escaped as make and ninja read them.
+std::string makePath(const fs::path& path) {
+    std::string out;
+    for (char c : path.string()) {
+        if (c == ' ' || c == '#' || c == '\\') out += '\\';
+        if (c == '$') out += '$';
+        out += c;
     }
-    const fs::path out = args.output;
-    if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
-        printError(args.output + ": not a file name");
-        return kUsage;
-    }
+    return out;
+}
 
-    auto asset = loadAsset(args.input);
-    if (!asset) {
-        printError(asset.error().message);
-        return kBadInput;
-    }
+// The folders above `file` that do not exist yet, outermost first.
+std::vector<fs::path> missingFolders(const fs::path& file) {
+    std::vector<fs::path> missing;
+    std::error_code error;
+    for (fs::path folder = file.parent_path(); !folder.empty() && !fs::exists(folder, error);
+         folder = folder.parent_path())
+        missing.insert(missing.begin(), folder);
+    return missing;
+}
+
+// Inner first: a folder still holding something stays.
+void removeEmpty(const std::vector<fs::path>& folders) {
+    std::error_code error;
+    for (auto it = folders.rbegin(); it != folders.rend(); ++it)
+        if (fs::is_empty(*it, error)) fs::remove(*it, error);
+}
+
+struct Planned {
+    fs::path output;
+};
+
+AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFile& input, const Planned& plan,
+                     std::string& depRule) {
+    AssetOutcome outcome;
+    const std::string label = input.path.string();
+    auto fail = [&](int code, const std::string& message) {
+        outcome.code = code;
+        outcome.err += errorLine(message);
+        outcome.json = {{"input", label}, {"error", message}};
+        return outcome;
+    };
+
+    auto asset = loadInput(run, input);
+    if (!asset) return fail(kBadInput, asset.error().message);
     std::vector<std::uint8_t> inputBytes;
-    if (!readFile(args.input, inputBytes)) {
-        printError(args.input + ": cannot read");
-        return kBadInput;
-    }
+    if (!readFile(input.path, inputBytes)) return fail(kBadInput, label + ": cannot read");
 
+    const fs::path& out = plan.output;
     const Container container = args.glb        ? Container::Glb
                                 : args.gltf     ? Container::Gltf
                                 : asset->binary ? Container::Glb
                                                 : Container::Gltf;
     const std::string ext = lowerExtension(out);
-    if ((ext == ".glb" && container == Container::Gltf) || (ext == ".gltf" && container == Container::Glb)) {
-        printError(args.output + ": a " + (container == Container::Glb ? "GLB" : ".gltf") +
-                   " would be written under this name; pass --" +
-                   (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
-        return kUsage;
-    }
+    if ((ext == ".glb" && container == Container::Gltf) || (ext == ".gltf" && container == Container::Glb))
+        return fail(kUsage, out.string() + ": a " + (container == Container::Glb ? "GLB" : ".gltf") +
+                                " would be written under this name; pass --" +
+                                (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
 
+    BakeSettings settings;
+    settings.analysis = optionsForAsset(run, input);
+    settings.clipAnalysis = optionsForClips(run, input, *asset);
+    settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
     const std::string stem = out.stem().string();
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
@@ -75,39 +110,170 @@ int bake(const BakeArgs& args) {
         !asset->binary && std::find(inputBytes.begin(), inputBytes.end(), '\n') == inputBytes.end();
     settings.rewrite.indent = oneLine ? -1 : 2;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
-    settings.inputName = fs::path(args.input).filename().string();
+    settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
 
     auto baked = bakeAsset(*asset, inputBytes, settings);
-    if (!baked) {
-        printError(baked.error().message);
-        return kBadInput;
+    if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
+
+    // What the run reports, before the bytes move into the plan.
+    Json clips = Json::array();
+    std::string verbose, gateLines;
+    int inPlace = 0;
+    for (std::size_t i = 0; i < baked->clips.size(); ++i) {
+        const BakedClip& c = baked->clips[i];
+        const Clip& clip = asset->clips[i];
+        inPlace += !c.channels.empty();
+        const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
+        const std::string clipLabel = "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
+        for (const std::string& g : gates) gateLines += "rootbake: failed: " + label + ": " + clipLabel + ": " + g + "\n";
+        if (run.args.verbose) verbose += "  " + clipLabel + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason + "\n";
+        clips.push_back({{"name", clip.name},
+                         {"animation", clip.gltfIndex},
+                         {"source", sourceName(c.analysis.source)},
+                         {"inPlace", !c.channels.empty()},
+                         {"strideLength", c.analysis.strideLength},
+                         {"turn", c.analysis.turn},
+                         {"averageSpeed", c.analysis.averageSpeed},
+                         {"failedGates", gates}});
     }
 
-    // The output first: writeFiles checks its folder.
     const fs::path folder = out.parent_path();
+    const fs::path sidecar = sidecarPath(out);
     std::vector<PlannedFile> files;
     files.push_back({out, std::move(baked->asset.main), {}});
-    const std::string sidecar = baked->sidecar.dump(2) + "\n";
-    files.push_back({folder / (stem + ".rootmotion.json"),
-                     std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()),
-                     {}});
-    for (SideFile& f : baked->asset.files)
-        files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
-
-    std::vector<fs::path> reads{args.input};
+    const std::string sidecarText = baked->sidecar.dump(2) + "\n";
+    files.push_back({sidecar, std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
+    for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
+    std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
-    if (auto failure = writeFiles(std::move(files), reads, args.force)) {
-        printError(failure->message);
-        return failure->refused ? kUsage : kCannotWrite;
+
+    if (auto failure = writeFiles(std::move(files), reads, args.force))
+        return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
+
+    // The asset alone as the target: ninja refuses a depfile naming an output the build
+    // did not declare, and the files written beside it (.bin, images) are not known before.
+    depRule = makePath(out) + ":";
+    for (const fs::path& r : reads) depRule += " " + makePath(r);
+    depRule += "\n";
+
+    outcome.out = label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
+                  " clips made in place -> " + out.string() + ", " + sidecar.string() + "\n" + verbose;
+    outcome.err = gateLines;
+    if (!gateLines.empty()) outcome.code = kGateFailed;
+    outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
+    return outcome;
+}
+
+}  // namespace
+
+int bake(const BakeArgs& args) {
+    if (args.glb && args.gltf) {
+        printError("bake: --glb and --gltf exclude each other");
+        return kUsage;
+    }
+    if (args.output.empty() == args.outDir.empty()) {
+        printError(args.output.empty() ? "bake: give -o OUT (one input) or --out-dir DIR"
+                                       : "bake: -o and --out-dir exclude each other");
+        return kUsage;
+    }
+    if (!args.output.empty()) {
+        const fs::path out = args.output;
+        if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
+            printError(args.output + ": not a file name");
+            return kUsage;
+        }
+    }
+    RunContext run;
+    if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
+    if (!args.output.empty() && run.inputs.size() != 1) {
+        printError("-o names one output, for " + std::to_string(run.inputs.size()) + " inputs: use --out-dir DIR");
+        return kUsage;
+    }
+    if ((!args.report.empty() || args.verify) && run.inputs.size() != 1) {
+        printError(std::string(args.verify ? "--verify" : "--report") +
+                   " takes one input; for many, run rootbake verify or rootbake report on the outputs");
+        return kUsage;
     }
 
-    int inPlace = 0;
-    for (const BakedClip& c : baked->clips) inPlace += !c.channels.empty();
-    std::printf("%s: %d of %zu clips made in place -> %s, %s\n", args.input.c_str(), inPlace,
-                baked->clips.size(), args.output.c_str(),
-                (folder / (stem + ".rootmotion.json")).string().c_str());
-    return kOk;
+    // Outputs, checked before any work: two inputs must not write one file.
+    std::vector<Planned> plans;
+    std::vector<fs::path> made;
+    std::set<fs::path> seen;
+    for (const InputFile& input : run.inputs) {
+        Planned plan;
+        if (!args.output.empty()) {
+            plan.output = args.output;
+        } else {
+            plan.output = fs::path(args.outDir) / input.relative;
+            if (args.glb) plan.output.replace_extension(".glb");
+            if (args.gltf) plan.output.replace_extension(".gltf");
+            for (const fs::path& f : missingFolders(plan.output))
+                if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
+        }
+        const fs::path key = plan.output.lexically_normal();
+        if (!seen.insert(key).second) {
+            printError(plan.output.string() + ": two inputs would write this output (" + input.path.string() +
+                       " is one); bake them into different --out-dir folders");
+            return kUsage;
+        }
+        plans.push_back(std::move(plan));
+    }
+    // --out-dir's folders, outer first, before the assets run in parallel; those left
+    // empty by failures are removed again, so a failed run leaves nothing behind.
+    for (const fs::path& f : made) {
+        std::error_code error;
+        if (!fs::create_directory(f, error) && error) {
+            printError(f.string() + ": cannot make the folder: " + error.message());
+            removeEmpty(made);
+            return kCannotWrite;
+        }
+    }
+    std::vector<std::string> depRules(run.inputs.size());
+    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
+        return bakeOne(run, args, run.inputs[i], plans[i], depRules[i]);
+    });
+    removeEmpty(made);
+    int status = exitCodeOf(outcomes);
+
+    if (!args.depfile.empty()) {
+        std::string text;
+        for (const std::string& rule : depRules) text += rule;
+        std::vector<PlannedFile> depfile{{args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
+        if (auto failure = writeFiles(std::move(depfile), {}, true)) {
+            printError(failure->message);
+            status = combineExitCodes(status, kCannotWrite);
+        }
+    }
+    if (run.args.json) {
+        Json assets = Json::array();
+        for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
+        std::printf("%s\n", Json{{"exitCode", status}, {"assets", std::move(assets)}}.dump(2).c_str());
+    } else if (run.progress) {
+        int failed = 0, gated = 0;
+        for (const AssetOutcome& o : outcomes) (o.code == kGateFailed ? gated : failed) += o.code != kOk;
+        std::printf("%zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
+                    outcomes.size() - std::size_t(failed), gated, failed);
+    }
+    if (status != kOk && status != kGateFailed) return status;
+
+    const InputFile& first = run.inputs.front();
+    if (!args.report.empty()) {
+        ReportArgs page;
+        page.common = args.common;
+        page.common.inputs = {first.path.string()};
+        page.output = args.report;
+        page.force = args.force;
+        status = combineExitCodes(status, report(page));
+    }
+    if (args.verify && status == kOk) {
+        VerifyArgs check;
+        check.baked = plans.front().output.string();
+        check.sidecar = sidecarPath(plans.front().output).string();
+        check.source = first.path.string();
+        return verify(check);
+    }
+    return status;
 }
 
 }  // namespace rootbake::cli

@@ -2,8 +2,11 @@
 // (CLI11) into these structs; each command returns an exit code.
 #pragma once
 
+#include "gltf/asset.h"
 #include "rootbake/bake.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,32 +21,68 @@ enum ExitCode : int {
     kGateFailed = 4,   // a --fail-on gate or a check failed
 };
 
+// The exit status of a run over many assets, whatever their order: an error (usage,
+// bad input, cannot write: the first of those by code) outranks a failed gate.
+int combineExitCodes(int a, int b);
+
+// The analysis options of one source (the command line, a config file's defaults
+// or one of its clip rules); unset fields leave the value below them alone.
+// Values are checked when they are parsed.
+struct AnalysisArgs {
+    std::optional<std::string> root, characterNode;
+    std::optional<std::vector<std::string>> contacts;
+    std::optional<Source> source;  // Source::None: decide (auto)
+    std::optional<bool> noMotion;  // source "none": keep the clip as it is
+    std::optional<int> extractRotation;  // -1 auto, 0 off, 1 on
+    std::optional<bool> lateral;
+    std::optional<glm::dvec3> upAxis;
+    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond, liftOffSlope;
+};
+
+// Parsers shared by the command line and the config file; false: not a value of theirs.
+// A source is auto, root, footContact or none; an axis +X..-Z or x,y,z; a switch auto, on, off.
+bool parseSource(const std::string& text, AnalysisArgs& into);
+bool parseUpAxis(const std::string& text, glm::dvec3& up);
+bool parseExtractRotation(const std::string& text, int& value);
+
+// Applies the fields that are set.
+void applyAnalysisArgs(const AnalysisArgs& args, Options& options);
+
+// Every limit of loading and analysis, by the name its error gives ("more than maxNodes").
+struct Limits {
+    LoadLimits load;
+    std::uint64_t maxSamples = Options{}.maxSamples;
+    std::uint64_t maxAssetNodeSamples = 1ull << 28;  // BakeSettings' default
+};
+
+// "NAME=VALUE" of --limit; an error names the flag and lists the names.
+bool parseLimit(const std::string& text, Limits& limits, std::string& error);
+
+// Options every command that reads assets shares.
+struct CommonArgs {
+    std::vector<std::string> inputs;  // files and folders
+    bool recursive = false;           // walk folders into their subfolders
+    bool json = false;                // one JSON document on stdout; messages on stderr
+    bool quiet = false;               // errors only
+    bool verbose = false;             // each decision's reason
+    std::string config;               // rootbake.json; empty: found beside each input
+    std::string failOn;               // --fail-on gates
+    std::vector<std::string> limits;  // --limit NAME=VALUE
+    int jobs = 0;                     // assets in parallel; 0: the machine's cores
+    AnalysisArgs analysis;
+};
+
 struct InfoArgs {
-    std::vector<std::string> inputs;
-    bool json = false;
+    CommonArgs common;
 };
 
 int info(const InfoArgs& args);
 
-// The analysis options as typed on the command line (README: Options).
-struct AnalysisArgs {
-    std::string root, characterNode, source, upAxis;
-    std::vector<std::string> contacts;
-    std::string extractRotation;  // "", "on", "off"
-    bool lateral = false;
-    double minTravel = -1, minTurnDegrees = -1, snapAngleDegrees = -1, samplesPerSecond = -1;
-};
-
 struct InspectArgs {
-    std::vector<std::string> inputs;
-    bool json = false;
-    AnalysisArgs analysis;
+    CommonArgs common;
 };
 
 int inspect(const InspectArgs& args);
-
-// Converts typed options to the core's Options; an error names the option.
-bool toOptions(const AnalysisArgs& args, Options& options, std::string& error);
 
 // "rootbake: error: <message>" on stderr.
 void printError(const std::string& message);

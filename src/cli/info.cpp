@@ -1,5 +1,6 @@
 // rootbake info: what an asset holds, per clip: duration, channels, paths, interpolations.
 #include "cli/cli.h"
+#include "cli/run.h"
 #include "gltf/asset.h"
 
 #include <cstdio>
@@ -75,22 +76,24 @@ void printText(const Json& asset) {
 }  // namespace
 
 int info(const InfoArgs& args) {
+    RunContext run;
+    if (int code = prepareRun(args.common, run); code != kOk) return code;
     Json assets = Json::array();
     int status = kOk;
-    for (const std::string& input : args.inputs) {
-        auto asset = loadAsset(input);
+    for (const InputFile& input : run.inputs) {
+        auto asset = loadInput(run, input);
         if (!asset) {
             printError(asset.error().message);
             status = kBadInput;
             continue;
         }
         Json described = describeAsset(*asset);
-        if (args.json)
+        if (args.common.json)
             assets.push_back(std::move(described));
-        else
+        else if (!args.common.quiet)
             printText(described);
     }
-    if (args.json) std::printf("%s\n", assets.dump(2).c_str());
+    if (args.common.json) std::printf("%s\n", assets.dump(2).c_str());
     return status;
 }
 

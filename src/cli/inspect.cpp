@@ -1,6 +1,6 @@
 // rootbake inspect: the analysis of every clip, as a table or as JSON; writes nothing.
 #include "cli/cli.h"
-#include "gltf/asset.h"
+#include "cli/run.h"
 #include "write/bake.h"
 
 #include <cstdio>
@@ -8,46 +8,79 @@
 
 namespace rootbake::cli {
 
+using Json = nlohmann::ordered_json;
+
 int inspect(const InspectArgs& args) {
-    Options options;
-    std::string optionError;
-    if (!toOptions(args.analysis, options, optionError)) {
-        printError(optionError);
-        return kUsage;
-    }
-    nlohmann::ordered_json assets = nlohmann::ordered_json::array();
-    int status = kOk;
-    for (const std::string& input : args.inputs) {
-        auto asset = loadAsset(input);
+    RunContext run;
+    if (int code = prepareRun(args.common, run); code != kOk) return code;
+
+    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
+        const InputFile& input = run.inputs[i];
+        const std::string label = input.path.string();
+        AssetOutcome outcome;
+        auto asset = loadInput(run, input);
         if (!asset) {
-            printError(asset.error().message);
-            status = kBadInput;
-            continue;
+            outcome.code = kBadInput;
+            outcome.err = errorLine(asset.error().message);
+            outcome.json = {{"file", label}, {"error", asset.error().message}};
+            return outcome;
         }
-        nlohmann::ordered_json clips = nlohmann::ordered_json::array();
-        if (!args.json) std::printf("%s\n", input.c_str());
-        for (const Clip& clip : asset->clips) {
+        const std::vector<Options> options = optionsForClips(run, input, *asset);
+        Json clips = Json::array();
+        outcome.out = label + "\n";
+        for (std::size_t c = 0; c < asset->clips.size(); ++c) {
+            const Clip& clip = asset->clips[c];
             // The same analysis and clip objects as bake's sidecar.
-            auto baked = bakeClip(asset->rig, clip, options);
+            auto baked = bakeClip(asset->rig, clip, options[c]);
             if (!baked) {
-                printError(input + ": " + baked.error().message);
-                status = kBadInput;
+                outcome.code = combineExitCodes(outcome.code, kBadInput);
+                outcome.err += errorLine(label + ": " + baked.error().message);
                 continue;
             }
             const ClipAnalysis& a = baked->analysis;
-            if (args.json) {
-                clips.push_back(clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name));
-                continue;
+            const std::vector<std::string> gates = failedGates(run.gates, clip.name, a, baked->loop);
+            for (const std::string& g : gates) {
+                outcome.err += "rootbake: failed: " + label + ": animations[" + std::to_string(clip.gltfIndex) +
+                               "] \"" + clip.name + "\": " + g + "\n";
+                outcome.code = combineExitCodes(outcome.code, kGateFailed);
             }
-            std::printf("  %-28s %-11s %-22s %9.4f m %8.2f deg %8.4f m/s %7.3f s  %s\n", clip.name.c_str(),
-                        sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root).c_str() : "-",
-                        a.strideLength, a.turn * 180.0 / std::numbers::pi, a.averageSpeed, a.duration,
-                        a.reason.c_str());
+            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name);
+            if (anyGate(run.gates)) object["failedGates"] = gates;
+            clips.push_back(std::move(object));
+            char row[512];
+            std::snprintf(row, sizeof row, "  %-28s %-11s %-22s %9.4f m %8.2f deg %8.4f m/s %7.3f s  ",
+                          clip.name.c_str(), sourceName(a.source),
+                          a.root >= 0 ? nodeLabel(asset->rig, a.root).c_str() : "-", a.strideLength,
+                          a.turn * 180.0 / std::numbers::pi, a.averageSpeed, a.duration);
+            outcome.out += row + a.reason + "\n";
+            if (run.args.verbose) {
+                for (const std::string& w : a.warnings) outcome.out += "      warning: " + w + "\n";
+                for (const ContactPlanting& p : a.planting) {
+                    std::string spans;
+                    for (const PlantedInterval& s : p.planted) {
+                        char span[64];
+                        std::snprintf(span, sizeof span, " %.3f-%.3f", s.start, s.end);
+                        spans += span;
+                    }
+                    outcome.out += "      planted " + nodeLabel(asset->rig, p.node) + ":" +
+                                   (spans.empty() ? " never" : spans) + " s\n";
+                }
+                char seam[160];
+                std::snprintf(seam, sizeof seam, "      loop seam: %.4g units (%.3g of height), %.3g deg\n",
+                              baked->loop.position, baked->loop.positionFraction, baked->loop.rotationDegrees);
+                outcome.out += seam;
+            }
         }
-        if (args.json) assets.push_back({{"file", input}, {"clips", std::move(clips)}});
+        outcome.json = {{"file", label}, {"clips", std::move(clips)}};
+        return outcome;
+    });
+
+    if (run.args.json) {
+        Json assets = Json::array();
+        for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
+        std::printf("%s\n", assets.dump(2).c_str());
     }
-    if (args.json) std::printf("%s\n", assets.dump(2).c_str());
-    return status;
+    return exitCodeOf(outcomes);
 }
 
 }  // namespace rootbake::cli

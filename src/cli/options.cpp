@@ -1,12 +1,27 @@
-// Typed command-line analysis options to the core's Options.
+// Analysis options and limits as typed on the command line or in a config file.
 #include "cli/cli.h"
 
+#include <charconv>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
 
 namespace rootbake::cli {
-namespace {
+
+int combineExitCodes(int a, int b) {
+    auto rank = [](int code) { return code == kOk ? 0 : code == kGateFailed ? 1 : 10 - code; };
+    return rank(b) > rank(a) ? b : a;
+}
+
+bool parseSource(const std::string& text, AnalysisArgs& into) {
+    if (text == "auto") into.source = Source::None, into.noMotion = false;
+    else if (text == "root") into.source = Source::Root, into.noMotion = false;
+    else if (text == "footContact") into.source = Source::FootContact, into.noMotion = false;
+    else if (text == "none") into.source = Source::None, into.noMotion = true;
+    else return false;
+    return true;
+}
 
 bool parseUpAxis(const std::string& text, glm::dvec3& up) {
     static const struct {
@@ -24,41 +39,70 @@ bool parseUpAxis(const std::string& text, glm::dvec3& up) {
     return false;
 }
 
-}  // namespace
+bool parseExtractRotation(const std::string& text, int& value) {
+    if (text == "auto") value = -1;
+    else if (text == "on") value = 1;
+    else if (text == "off") value = 0;
+    else return false;
+    return true;
+}
 
-bool toOptions(const AnalysisArgs& args, Options& options, std::string& error) {
+void applyAnalysisArgs(const AnalysisArgs& args, Options& options) {
     constexpr double degrees = std::numbers::pi / 180.0;
-    options.rootNode = args.root;
-    options.characterNode = args.characterNode;
-    options.contactNodes = args.contacts;
-    options.extractLateralMotion = args.lateral;
-    if (!args.upAxis.empty() && !parseUpAxis(args.upAxis, options.upAxis)) {
-        error = "--up-axis: \"" + args.upAxis + "\" is not an axis (+X, -Y, +Z, ... or x,y,z)";
-        return false;
-    }
-    if (args.source == "root") options.forceSource = Source::Root;
-    else if (args.source == "footContact") options.forceSource = Source::FootContact;
-    else if (!args.source.empty() && args.source != "auto") {
-        error = "--source: \"" + args.source + "\" is not one of auto, root, footContact";
-        return false;
-    }
-    if (args.extractRotation == "on") options.extractRotation = 1;
-    else if (args.extractRotation == "off") options.extractRotation = 0;
-    else if (!args.extractRotation.empty() && args.extractRotation != "auto") {
-        error = "--extract-rotation: \"" + args.extractRotation + "\" is not one of auto, on, off";
-        return false;
-    }
-    if (args.minTravel >= 0) options.minimumTravel = args.minTravel;
-    if (args.minTurnDegrees >= 0) options.minimumTurn = args.minTurnDegrees * degrees;
-    if (args.snapAngleDegrees >= 0) options.directionSnapAngle = args.snapAngleDegrees * degrees;
-    if (args.samplesPerSecond >= 0) {
-        if (!(args.samplesPerSecond >= 1.0 && args.samplesPerSecond <= 10000.0)) {
-            error = "--samples-per-second: must be between 1 and 10000";
+    if (args.root) options.rootNode = *args.root;
+    if (args.characterNode) options.characterNode = *args.characterNode;
+    if (args.contacts) options.contactNodes = *args.contacts;
+    if (args.source) options.forceSource = *args.source;
+    if (args.noMotion) options.forceNoMotion = *args.noMotion;
+    if (args.extractRotation) options.extractRotation = *args.extractRotation;
+    if (args.lateral) options.extractLateralMotion = *args.lateral;
+    if (args.upAxis) options.upAxis = *args.upAxis;
+    if (args.minTravel) options.minimumTravel = *args.minTravel;
+    if (args.minTurnDegrees) options.minimumTurn = *args.minTurnDegrees * degrees;
+    if (args.snapAngleDegrees) options.directionSnapAngle = *args.snapAngleDegrees * degrees;
+    if (args.samplesPerSecond) options.samplesPerSecond = *args.samplesPerSecond;
+    if (args.liftOffSlope) options.liftOffSlope = *args.liftOffSlope;
+}
+
+bool parseLimit(const std::string& text, Limits& limits, std::string& error) {
+    struct Named {
+        const char* name;
+        std::uint64_t* wide;
+        int* narrow;
+    } const named[] = {
+        {"maxFileBytes", &limits.load.maxFileBytes, nullptr},
+        {"maxBufferBytes", &limits.load.maxBufferBytes, nullptr},
+        {"maxAccessorElements", &limits.load.maxAccessorElements, nullptr},
+        {"maxNodes", nullptr, &limits.load.maxNodes},
+        {"maxDepth", nullptr, &limits.load.maxDepth},
+        {"maxKeysPerChannel", nullptr, &limits.load.maxKeysPerChannel},
+        {"maxKeyBytes", &limits.load.maxKeyBytes, nullptr},
+        {"maxJsonDepth", nullptr, &limits.load.maxJsonDepth},
+        {"maxSamples", &limits.maxSamples, nullptr},
+        {"maxAssetNodeSamples", &limits.maxAssetNodeSamples, nullptr},
+    };
+    std::string names;
+    for (const Named& n : named) names += std::string(names.empty() ? "" : ", ") + n.name;
+    const std::size_t equals = text.find('=');
+    const std::string name = text.substr(0, equals);
+    for (const Named& n : named) {
+        if (name != n.name) continue;
+        std::uint64_t value = 0;
+        const char* begin = text.c_str() + equals + 1;
+        const char* end = text.c_str() + text.size();
+        const auto parsed = equals == std::string::npos ? std::from_chars_result{begin, std::errc::invalid_argument}
+                                                        : std::from_chars(begin, end, value);
+        const std::uint64_t most = n.narrow ? std::uint64_t(std::numeric_limits<int>::max()) : UINT64_MAX;
+        if (parsed.ec != std::errc() || parsed.ptr != end || value == 0 || value > most) {
+            error = "--limit " + text + ": expected " + name + "=N, N a whole number from 1 to " + std::to_string(most);
             return false;
         }
-        options.samplesPerSecond = args.samplesPerSecond;
+        if (n.narrow) *n.narrow = int(value);
+        else *n.wide = value;
+        return true;
     }
-    return true;
+    error = "--limit " + text + ": no such limit (" + names + ")";
+    return false;
 }
 
 }  // namespace rootbake::cli

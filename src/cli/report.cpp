@@ -2,6 +2,8 @@
 // page in memory, then write it (temporary file, then rename) or nothing.
 #include "cli/report.h"
 
+#include "cli/run.h"
+
 #include "gltf/asset.h"
 #include "report/report.h"
 #include "rootbake/version.h"
@@ -27,36 +29,37 @@ std::string assetLabel(const std::string& input) {
 
 int report(const ReportArgs& args) {
     report::ReportSettings settings;
-    std::string error;
-    if (!toOptions(args.analysis, settings.options, error)) {
-        printError(error);
-        return kUsage;
-    }
     const fs::path out = args.output;
     if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
         printError(args.output + ": not a file name");
         return kUsage;
     }
+    RunContext run;
+    if (int code = prepareRun(args.common, run); code != kOk) return code;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
+    settings.options = optionsForAsset(run, run.inputs.front());
 
     std::vector<report::AssetReport> assets;
     std::vector<fs::path> reads;
     int status = kOk;
     std::size_t clips = 0;
-    for (const std::string& input : args.inputs) {
-        auto asset = loadAsset(input);
+    for (const InputFile& input : run.inputs) {
+        const std::string name = input.path.string();
+        auto asset = loadInput(run, input);
         if (!asset) {
             printError(asset.error().message);
             status = kBadInput;
             continue;
         }
-        reads.push_back(input);
+        reads.push_back(input.path);
         for (const std::string& uri : asset->externalUris) reads.push_back(asset->folder / uri);
-        report::AssetReport page{assetLabel(input), {}};
-        for (const Clip& clip : asset->clips) {
-            auto described = report::describeClip(asset->rig, clip, settings.options);
+        report::AssetReport page{assetLabel(name), {}};
+        const std::vector<Options> options = optionsForClips(run, input, *asset);
+        for (std::size_t i = 0; i < asset->clips.size(); ++i) {
+            const Clip& clip = asset->clips[i];
+            auto described = report::describeClip(asset->rig, clip, options[i]);
             if (!described) {
-                printError(input + ": animations[" + std::to_string(clip.gltfIndex) + "]: " +
+                printError(name + ": animations[" + std::to_string(clip.gltfIndex) + "]: " +
                            described.error().message);
                 status = kBadInput;
                 continue;
@@ -75,8 +78,13 @@ int report(const ReportArgs& args) {
         printError(failure->message);
         return failure->refused ? kUsage : kCannotWrite;
     }
-    std::printf("%s: %zu clips of %zu %s\n", args.output.c_str(), clips, assets.size(),
-                assets.size() == 1 ? "asset" : "assets");
+    if (run.args.json)
+        std::printf("%s\n", nlohmann::ordered_json{{"output", args.output}, {"assets", assets.size()}, {"clips", clips}}
+                                .dump(2)
+                                .c_str());
+    else if (!run.args.quiet)
+        std::printf("%s: %zu clips of %zu %s\n", args.output.c_str(), clips, assets.size(),
+                    assets.size() == 1 ? "asset" : "assets");
     return kOk;
 }
 

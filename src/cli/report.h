@@ -9,10 +9,9 @@
 namespace rootbake::cli {
 
 struct ReportArgs {
-    std::vector<std::string> inputs;
+    CommonArgs common;
     std::string output;  // the .html file
     bool force = false;  // overwrite an existing output
-    AnalysisArgs analysis;
 };
 
 // Exit codes: 0 written; 1 usage (also: the output is an input or a file it

@@ -22,12 +22,14 @@ std::string clipLabel(const Clip& clip) {
 
 }  // namespace
 
-Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples) {
+Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
+                           std::span<const Options> clipOptions) {
     // As analyzeClip counts them: from 0 to the last key, at least 2 samples, plus one.
     const double nodes = asset.rig.size();
     double total = 0.0;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
+        const Options& options = clipOptions.empty() ? defaults : clipOptions[i];
         const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
         if (!(wanted <= double(options.maxSamples))) continue;  // refused by analyzeClip itself
         total += (std::max(2.0, wanted) + 1.0) * nodes;
@@ -53,12 +55,18 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
 
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings) {
-    if (Status budget = checkAnalysisBudget(asset, settings.analysis, settings.maxAssetNodeSamples); !budget)
+    if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
+        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) + " clip settings for " +
+                     std::to_string(asset.clips.size()) + " clips"};
+    if (Status budget = checkAnalysisBudget(asset, settings.analysis, settings.maxAssetNodeSamples,
+                                            settings.clipAnalysis);
+        !budget)
         return Error{asset.fileName + ": " + budget.error().message};
     Baked out;
     std::vector<ClipRewrite> rewrites;
-    for (const Clip& clip : asset.clips) {
-        auto baked = bakeClip(asset.rig, clip, settings.analysis);
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const Clip& clip = asset.clips[i];
+        auto baked = bakeClip(asset.rig, clip, settings.clipAnalysis.empty() ? settings.analysis : settings.clipAnalysis[i]);
         if (!baked) return Error{asset.fileName + ": " + baked.error().message};
         if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels});
         out.clips.push_back(std::move(*baked));

@@ -26,7 +26,8 @@ struct BakedClip {
 Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options);
 
 struct BakeSettings {
-    Options analysis;
+    Options analysis;                 // every clip's, unless clipAnalysis is given
+    std::vector<Options> clipAnalysis;  // one per asset clip (a config's per-clip settings); same upAxis
     RewriteOptions rewrite;
     std::string generator = "rootbake";  // "rootbake <version>"
     std::string inputName;               // file names only, for the sidecar
@@ -43,7 +44,9 @@ struct BakeSettings {
 // its own (more samples than Options::maxSamples) adds nothing. The error names
 // the clip at which the sum passes it ("animations[9000] \"c\": ... more than
 // maxAssetNodeSamples (268435456)").
-Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples);
+// clipOptions, when not empty, gives each clip its own (one per clip).
+Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples,
+                           std::span<const Options> clipOptions = {});
 
 struct Baked {
     RewrittenAsset asset;

@@ -1,0 +1,172 @@
+// rootbake check IN... --against SIDECAR|DIR: re-analyses and compares with the
+// committed sidecars, so that an art change cannot silently change how far or how
+// fast a character moves.
+#include "cli/check.h"
+
+#include "cli/run.h"
+#include "sidecar/read.h"
+#include "write/bake.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+namespace rootbake::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+std::string num(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    return text;
+}
+
+std::string names(const std::vector<std::string>& list) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < list.size(); ++i) out += (i ? ", " : "") + list[i];
+    return out + "]";
+}
+
+struct Compared {
+    std::vector<std::string> lines;  // "walk: averageSpeed 1.41 -> 1.32 m/s (-6.4%)"
+    Json changes = Json::array();
+};
+
+// A figure moved when it changed by more than the tolerance of its old value; `floor`
+// keeps a value near 0 (a clip that does not turn) from failing on rounding.
+void compareNumber(Compared& out, const std::string& clip, const char* field, double before, double after,
+                   double tolerance, double floor, const char* unit, double shown = 1.0) {
+    const double allowed = tolerance * std::max(std::abs(before), floor);
+    if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
+    std::string line = clip + ": " + field + " " + num(before * shown) + " -> " + num(after * shown) + " " + unit;
+    if (before != 0.0) {
+        char change[32];
+        std::snprintf(change, sizeof change, " (%+.1f%%)", 100.0 * (after - before) / std::abs(before));
+        line += change;
+    }
+    out.lines.push_back(line);
+    out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});
+}
+
+void compareText(Compared& out, const std::string& clip, const char* field, const std::string& before,
+                 const std::string& after) {
+    if (before == after) return;
+    out.lines.push_back(clip + ": " + field + " " + before + " -> " + after);
+    out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});
+}
+
+const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name) {
+    for (const SidecarClip& c : sidecar.clips)
+        if (c.name == name || c.name == name + " (in place)") return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+int check(const CheckArgs& args) {
+    if (!(args.tolerance >= 0.0 && args.tolerance < 100.0)) {
+        printError("--tolerance: expected a fraction, 0 or more (0.01 is 1%)");
+        return kUsage;
+    }
+    RunContext run;
+    if (int code = prepareRun(args.common, run); code != kOk) return code;
+    std::error_code error;
+    const bool againstFolder = fs::is_directory(args.against, error);
+    if (!againstFolder && run.inputs.size() != 1) {
+        printError("--against " + args.against + ": a sidecar file is for one input; give the folder of sidecars");
+        return kUsage;
+    }
+
+    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
+        const InputFile& input = run.inputs[i];
+        const std::string label = input.path.string();
+        AssetOutcome outcome;
+        const fs::path committed =
+            againstFolder ? fs::path(args.against) / input.relative.parent_path() /
+                                (input.relative.stem().string() + ".rootmotion.json")
+                          : fs::path(args.against);
+        auto fail = [&](int code, const std::string& message) {
+            outcome.code = code;
+            outcome.err = errorLine(message);
+            outcome.json = {{"input", label}, {"against", committed.string()}, {"error", message}};
+            return outcome;
+        };
+        std::ifstream in(committed, std::ios::binary);
+        if (!in) return fail(kGateFailed, label + ": nothing to check against: " + committed.string() + " cannot be read");
+        std::ostringstream text;
+        text << in.rdbuf();
+        auto sidecar = parseSidecar(text.str(), committed.string());
+        if (!sidecar) return fail(kBadInput, sidecar.error().message);
+        auto asset = loadInput(run, input);
+        if (!asset) return fail(kBadInput, asset.error().message);
+
+        const std::vector<Options> options = optionsForClips(run, input, *asset);
+        Compared compared;
+        std::vector<bool> matched(sidecar->clips.size(), false);
+        for (std::size_t c = 0; c < asset->clips.size(); ++c) {
+            const Clip& clip = asset->clips[c];
+            auto baked = bakeClip(asset->rig, clip, options[c]);
+            if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
+            const ClipAnalysis& a = baked->analysis;
+            const SidecarClip* before = committedClip(*sidecar, clip.name);
+            if (!before) {
+                compared.lines.push_back(clip.name + ": a new clip, not in " + committed.filename().string());
+                compared.changes.push_back({{"clip", clip.name}, {"field", "clip"}, {"before", nullptr}, {"after", clip.name}});
+                continue;
+            }
+            matched[std::size_t(before - sidecar->clips.data())] = true;
+            compareText(compared, clip.name, "source", before->source, sourceName(a.source));
+            compareText(compared, clip.name, "rootNode", before->hasRootNode ? before->rootNode.name : "null",
+                        a.root >= 0 ? asset->rig.name[std::size_t(a.root)] : "null");
+            std::vector<std::string> was, now;
+            for (const SidecarNode& n : before->contactNodes) was.push_back(n.name);
+            for (int n : a.contacts) now.push_back(asset->rig.name[std::size_t(n)]);
+            compareText(compared, clip.name, "contactNodes", names(was), names(now));
+            // Floors: 1% of the height for lengths, and per second of the clip for speeds; 1 degree for turns.
+            const double length = 0.01 * std::max(before->characterHeight, 1e-6);
+            const double perSecond = length / std::max(before->duration, 1e-3);
+            compareNumber(compared, clip.name, "strideLength", before->strideLength, a.strideLength, args.tolerance,
+                          length, "m");
+            compareNumber(compared, clip.name, "turn", before->turn, a.turn, args.tolerance, std::numbers::pi / 180,
+                          "deg", 180 / std::numbers::pi);
+            compareNumber(compared, clip.name, "averageSpeed", before->averageSpeed, a.averageSpeed, args.tolerance,
+                          perSecond, "m/s");
+        }
+        for (std::size_t c = 0; c < matched.size(); ++c)
+            if (!matched[c]) {
+                compared.lines.push_back(sidecar->clips[c].name + ": gone (in " + committed.filename().string() +
+                                         ", not in the asset)");
+                compared.changes.push_back(
+                    {{"clip", sidecar->clips[c].name}, {"field", "clip"}, {"before", sidecar->clips[c].name}, {"after", nullptr}});
+            }
+
+        const bool same = compared.lines.empty();
+        if (same) {
+            outcome.out = label + ": " + std::to_string(asset->clips.size()) + " clips as in " + committed.string() +
+                          " (tolerance " + num(100 * args.tolerance) + "%)\n";
+        } else {
+            outcome.code = kGateFailed;
+            for (const std::string& line : compared.lines) outcome.err += "rootbake: changed: " + label + ": " + line + "\n";
+        }
+        outcome.json = {{"input", label}, {"against", committed.string()}, {"same", same},
+                        {"changes", std::move(compared.changes)}};
+        return outcome;
+    });
+
+    const int status = exitCodeOf(outcomes);
+    if (run.args.json) {
+        Json assets = Json::array();
+        for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
+        std::printf("%s\n", Json{{"exitCode", status}, {"tolerance", args.tolerance}, {"assets", std::move(assets)}}
+                                .dump(2)
+                                .c_str());
+    }
+    return status;
+}
+
+}  // namespace rootbake::cli

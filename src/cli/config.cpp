@@ -1,0 +1,220 @@
+// rootbake.json: parsing with paths in every error, discovery, and the layering
+// of defaults, clip rules and the command line.
+#include "cli/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace rootbake::cli {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;  // clip rules apply in file order
+
+namespace {
+
+// The keys of an options object, named as Options' fields and the sidecar's.
+const std::vector<std::string> kOptionKeys = {
+    "rootNode",     "characterNode",      "contactNodes",     "source",      "extractRotation",
+    "extractLateralMotion", "upAxis",     "minimumTravel",    "minimumTurn", "directionSnapAngle",
+    "samplesPerSecond",     "liftOffSlope"};
+const std::vector<std::string> kTopKeys = {"defaults", "clips"};
+
+struct Failure {
+    std::string message;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw Failure{path + ": " + what}; }
+
+std::string unknownKey(const std::string& key, const std::vector<std::string>& known) {
+    const std::string near = closestName(key, known);
+    return near.empty() ? "unknown key" : "unknown key; did you mean " + near + "?";
+}
+
+std::string text(const Json& value, const std::string& path) {
+    if (!value.is_string()) fail(path, "expected a string");
+    return value.get<std::string>();
+}
+
+double number(const Json& value, const std::string& path, double low, double high) {
+    if (!value.is_number()) fail(path, "expected a number");
+    const double v = value.get<double>();
+    if (!(v >= low && v <= high)) {
+        std::ostringstream range;
+        range << "must be between " << low << " and " << high;
+        fail(path, range.str());
+    }
+    return v;
+}
+
+AnalysisArgs readOptions(const Json& object, const std::string& path, bool defaults) {
+    if (!object.is_object()) fail(path, "expected an object of options");
+    AnalysisArgs args;
+    for (const auto& [key, value] : object.items()) {
+        const std::string at = path + "." + key;
+        if (key == "rootNode") args.root = text(value, at);
+        else if (key == "characterNode") args.characterNode = text(value, at);
+        else if (key == "contactNodes") {
+            if (!value.is_array()) fail(at, "expected an array of node names");
+            std::vector<std::string> names;
+            for (std::size_t i = 0; i < value.size(); ++i)
+                names.push_back(text(value[i], at + "[" + std::to_string(i) + "]"));
+            args.contacts = std::move(names);
+        } else if (key == "source") {
+            if (!parseSource(text(value, at), args)) fail(at, "expected auto, root, footContact or none");
+        } else if (key == "extractRotation") {
+            int v = -1;
+            if (value.is_boolean()) v = value.get<bool>() ? 1 : 0;
+            else if (!parseExtractRotation(text(value, at), v)) fail(at, "expected true, false or \"auto\"");
+            args.extractRotation = v;
+        } else if (key == "extractLateralMotion") {
+            if (!value.is_boolean()) fail(at, "expected true or false");
+            args.lateral = value.get<bool>();
+        } else if (key == "upAxis") {
+            if (!defaults) fail(at, "the up axis is the asset's, not a clip's: set it in defaults");
+            glm::dvec3 up;
+            if (value.is_array() && value.size() == 3 && value[0].is_number() && value[1].is_number() &&
+                value[2].is_number()) {
+                up = {value[0].get<double>(), value[1].get<double>(), value[2].get<double>()};
+                if (!(std::isfinite(up.x + up.y + up.z) && up.x * up.x + up.y * up.y + up.z * up.z > 0))
+                    fail(at, "not a direction");
+            } else if (!value.is_string() || !parseUpAxis(value.get<std::string>(), up)) {
+                fail(at, "expected \"+X\", \"-Y\", \"+Z\", ... or [x, y, z]");
+            }
+            args.upAxis = up;
+        } else if (key == "minimumTravel") args.minTravel = number(value, at, 0, 1e6);
+        else if (key == "minimumTurn") args.minTurnDegrees = number(value, at, 0, 1e6);
+        else if (key == "directionSnapAngle") args.snapAngleDegrees = number(value, at, 0, 90);
+        else if (key == "samplesPerSecond") args.samplesPerSecond = number(value, at, 1, 10000);
+        else if (key == "liftOffSlope") args.liftOffSlope = number(value, at, 0, 1e6);
+        else fail(at, unknownKey(key, kOptionKeys));
+    }
+    return args;
+}
+
+// Later fields win: b over a.
+void overlay(AnalysisArgs& a, const AnalysisArgs& b) {
+    auto take = [](auto& to, const auto& from) {
+        if (from) to = from;
+    };
+    take(a.root, b.root);
+    take(a.characterNode, b.characterNode);
+    take(a.contacts, b.contacts);
+    take(a.source, b.source);
+    take(a.noMotion, b.noMotion);
+    take(a.extractRotation, b.extractRotation);
+    take(a.lateral, b.lateral);
+    take(a.upAxis, b.upAxis);
+    take(a.minTravel, b.minTravel);
+    take(a.minTurnDegrees, b.minTurnDegrees);
+    take(a.snapAngleDegrees, b.snapAngleDegrees);
+    take(a.samplesPerSecond, b.samplesPerSecond);
+    take(a.liftOffSlope, b.liftOffSlope);
+}
+
+}  // namespace
+
+Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileName) {
+    Json document;
+    try {
+        document = Json::parse(bytes.begin(), bytes.end());
+    } catch (const Json::exception& e) {
+        std::string what = e.what();
+        if (auto colon = what.find("] "); colon != std::string::npos) what = what.substr(colon + 2);
+        return Error{fileName + ": not JSON: " + what};
+    }
+    ConfigFile config;
+    config.path = fileName;
+    try {
+        if (!document.is_object()) fail("(top)", "expected an object with defaults and clips");
+        for (const auto& [key, value] : document.items()) {
+            if (key == "defaults") {
+                config.defaults = readOptions(value, "defaults", true);
+            } else if (key == "clips") {
+                if (!value.is_object()) fail("clips", "expected an object of glob: options");
+                for (const auto& [glob, options] : value.items())
+                    config.clips.push_back({glob, readOptions(options, "clips[\"" + glob + "\"]", false)});
+            } else {
+                fail(key, unknownKey(key, kTopKeys));
+            }
+        }
+    } catch (const Failure& f) {
+        return Error{fileName + ": " + f.message};
+    }
+    return config;
+}
+
+Result<ConfigFile> readConfig(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{file.string() + ": cannot read the config file"};
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return parseConfig(bytes.str(), file.string());
+}
+
+fs::path findConfig(const fs::path& input) {
+    std::error_code error;
+    fs::path folder = fs::absolute(input, error).parent_path();
+    if (error) return {};
+    for (;;) {
+        const fs::path candidate = folder / "rootbake.json";
+        if (fs::is_regular_file(candidate, error)) {
+            // Named as the input is: relative inputs give relative config paths in messages.
+            const fs::path relative = fs::relative(candidate, fs::current_path(error), error);
+            return error || relative.empty() ? candidate : relative;
+        }
+        if (!folder.has_relative_path()) return {};
+        folder = folder.parent_path();
+    }
+}
+
+Options clipOptions(const ConfigFile* config, const AnalysisArgs& commandLine, const std::string& clipName) {
+    AnalysisArgs layered;
+    if (config) {
+        overlay(layered, config->defaults);
+        for (const ClipRule& rule : config->clips)
+            if (fnmatch(rule.glob.c_str(), clipName.c_str(), 0) == 0) overlay(layered, rule.args);
+    }
+    overlay(layered, commandLine);
+    Options options;
+    applyAnalysisArgs(layered, options);
+    return options;
+}
+
+std::string closestName(std::string_view word, const std::vector<std::string>& known) {
+    // Levenshtein distance, case-insensitive; a match also when one contains the other.
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    std::string best;
+    std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
+    for (const std::string& candidate : known) {
+        std::vector<std::size_t> row(candidate.size() + 1);
+        for (std::size_t j = 0; j < row.size(); ++j) row[j] = j;
+        for (std::size_t i = 1; i <= word.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= candidate.size(); ++j) {
+                const std::size_t above = row[j];
+                const bool same = lower(word[i - 1]) == lower(candidate[j - 1]);
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        std::string lw(word), lc(candidate);
+        std::transform(lw.begin(), lw.end(), lw.begin(), lower);
+        std::transform(lc.begin(), lc.end(), lc.begin(), lower);
+        const bool contains = lw.size() >= 4 && lc.find(lw) != std::string::npos;
+        const std::size_t distance = contains ? 1 : row.back();
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+}  // namespace rootbake::cli

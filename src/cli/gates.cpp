@@ -1,0 +1,72 @@
+// --fail-on gates.
+#include "cli/gates.h"
+
+#include <charconv>
+#include <cmath>
+#include <cctype>
+#include <cstdio>
+
+namespace rootbake::cli {
+
+bool parseGates(const std::string& text, Gates& gates, std::string& error) {
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        std::size_t end = text.find(',', begin);
+        if (end == std::string::npos) end = text.size();
+        const std::string item = text.substr(begin, end - begin);
+        if (item == "no-motion") gates.noMotion = true;
+        else if (item == "no-root") gates.noRoot = true;
+        else if (item == "warnings") gates.warnings = true;
+        else if (item.rfind("loop-gap=", 0) == 0) {
+            const std::string value = item.substr(9);
+            double gap = 0;
+            const auto parsed = std::from_chars(value.data(), value.data() + value.size(), gap);
+            if (parsed.ec != std::errc() || parsed.ptr != value.data() + value.size() || !(gap >= 0 && gap < 1e6)) {
+                error = "--fail-on " + item + ": expected loop-gap=F, F a fraction of the character height (0.02)";
+                return false;
+            }
+            gates.loopGap = gap;
+        } else {
+            error = "--fail-on: \"" + item + "\" is not a gate (no-motion, loop-gap=F, no-root, warnings)";
+            return false;
+        }
+        begin = end + 1;
+    }
+    return true;
+}
+
+bool looksLikeLocomotion(std::string_view name) {
+    static const char* const kWords[] = {"walk", "run", "jog", "sprint", "strafe", "crawl"};
+    std::string lower(name);
+    for (char& c : lower) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    for (const char* word : kWords) {
+        const std::string_view w = word;
+        for (std::size_t at = lower.find(w); at != std::string::npos; at = lower.find(w, at + 1)) {
+            // A word's start: the name's start, or after a letter that is not one (so
+            // "rerun" and "prune" are not runs, while "WalkFwd" and "Run01" are).
+            const bool starts = at == 0 || !(std::isalpha(static_cast<unsigned char>(lower[at - 1])) &&
+                                             !std::isupper(static_cast<unsigned char>(name[at])));
+            if (starts) return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::string> failedGates(const Gates& gates, const std::string& clipName, const ClipAnalysis& analysis,
+                                     const LoopSeam& loop) {
+    std::vector<std::string> out;
+    if (gates.noMotion && analysis.source == Source::None && looksLikeLocomotion(clipName))
+        out.push_back("no-motion: named like locomotion, but no travel was found (" + analysis.reason + ")");
+    if (gates.noRoot && analysis.root < 0) out.push_back("no-root: the clip animates no node's position");
+    if (gates.loopGap && loop.positionFraction > *gates.loopGap) {
+        char text[160];
+        std::snprintf(text, sizeof text, "loop-gap: the loop seam is %.3g of the height (%.4g units), above %.3g",
+                      loop.positionFraction, loop.position, *gates.loopGap);
+        out.push_back(text);
+    }
+    if (gates.warnings)
+        for (const std::string& warning : analysis.warnings) out.push_back("warnings: " + warning);
+    return out;
+}
+
+}  // namespace rootbake::cli

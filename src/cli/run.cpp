@@ -1,0 +1,222 @@
+// Inputs, configs, limits and the ordered parallel runner shared by bake, inspect,
+// check and info.
+#include "cli/run.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace rootbake::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isGltf(const fs::path& file) {
+    std::string ext = file.extension().string();
+    for (char& c : ext) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    return ext == ".glb" || ext == ".gltf";
+}
+
+bool sameOrInside(const fs::path& path, const fs::path& folder) {
+    if (folder.empty()) return false;
+    std::error_code error;
+    const fs::path a = fs::weakly_canonical(path, error), b = fs::weakly_canonical(folder, error);
+    auto [end, _] = std::mismatch(b.begin(), b.end(), a.begin(), a.end());
+    return end == b.end();
+}
+
+// The files of one folder argument, sorted by path (byte order: the same on every machine).
+int collectFolder(const fs::path& folder, bool recursive, const fs::path& skip, std::vector<InputFile>& out) {
+    std::vector<fs::path> found;
+    std::error_code error;
+    auto add = [&](const fs::directory_entry& entry) {
+        if (entry.is_regular_file(error) && isGltf(entry.path())) found.push_back(entry.path());
+    };
+    if (recursive) {
+        fs::recursive_directory_iterator it(folder, error), end;
+        for (; !error && it != end; it.increment(error)) {
+            if (it->is_directory(error) && sameOrInside(it->path(), skip)) {
+                it.disable_recursion_pending();  // the outputs of an earlier run
+                continue;
+            }
+            add(*it);
+        }
+    } else {
+        fs::directory_iterator it(folder, error), end;
+        for (; !error && it != end; it.increment(error)) add(*it);
+    }
+    if (error) {
+        std::fputs(errorLine(folder.string() + ": cannot list the folder: " + error.message()).c_str(), stderr);
+        return kBadInput;
+    }
+    std::sort(found.begin(), found.end());
+    for (const fs::path& file : found) out.push_back({file, file.lexically_relative(folder), nullptr});
+    return kOk;
+}
+
+}  // namespace
+
+std::string withLimitHint(std::string message) {
+    // "... more than maxNodes (1048576)": the flag that raises it.
+    const std::size_t at = message.find("more than max");
+    if (at == std::string::npos) return message;
+    const std::size_t name = at + 10;
+    std::size_t end = name;
+    while (end < message.size() && std::isalpha(static_cast<unsigned char>(message[end]))) ++end;
+    return message + "; raise it with --limit " + message.substr(name, end - name) + "=N";
+}
+
+std::string errorLine(const std::string& message) { return "rootbake: error: " + message + "\n"; }
+
+int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
+    run.args = args;
+    std::string error;
+    for (const std::string& limit : args.limits)
+        if (!parseLimit(limit, run.limits, error)) return printError(error), kUsage;
+    if (!args.failOn.empty() && !parseGates(args.failOn, run.gates, error)) return printError(error), kUsage;
+    if (args.jobs < 0) return printError("-j: expected a number of jobs, 1 or more (0: the machine's cores)"), kUsage;
+
+    for (const std::string& given : args.inputs) {
+        std::error_code status;
+        const fs::path path(given);
+        if (fs::is_directory(path, status)) {
+            if (int code = collectFolder(path, args.recursive, skip, run.inputs); code != kOk) return code;
+        } else if (fs::exists(path, status)) {
+            run.inputs.push_back({path, path.filename(), nullptr});
+        } else {
+            printError(given + ": no such file or folder");
+            return kBadInput;
+        }
+    }
+    if (run.inputs.empty()) {
+        printError("no .glb or .gltf files in " + args.inputs.front() + (args.recursive ? "" : " (--recursive walks subfolders)"));
+        return kBadInput;
+    }
+
+    // One config for all (--config), or each input's nearest rootbake.json, each read once.
+    for (InputFile& input : run.inputs) {
+        const std::string path = !args.config.empty() ? args.config : findConfig(input.path).string();
+        if (path.empty()) continue;
+        auto it = run.configs.find(path);
+        if (it == run.configs.end()) {
+            auto config = readConfig(path);
+            if (!config) {
+                printError(config.error().message);
+                return kUsage;
+            }
+            it = run.configs.emplace(path, std::move(*config)).first;
+        }
+        input.config = &it->second;
+    }
+
+    run.progress = !args.quiet && !args.json && run.inputs.size() > 1 && isatty(STDERR_FILENO) &&
+                   std::getenv("CI") == nullptr;
+    return kOk;
+}
+
+Result<Asset> loadInput(const RunContext& run, const InputFile& input) {
+    auto asset = loadAsset(input.path, run.limits.load);
+    if (!asset) return Error{withLimitHint(asset.error().message)};
+    return asset;
+}
+
+std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset) {
+    std::vector<Options> out;
+    out.reserve(asset.clips.size());
+    for (const Clip& clip : asset.clips) {
+        out.push_back(clipOptions(input.config, run.args.analysis, clip.name));
+        out.back().maxSamples = run.limits.maxSamples;
+    }
+    return out;
+}
+
+Options optionsForAsset(const RunContext& run, const InputFile& input) {
+    Options options = input.config ? clipOptions(nullptr, input.config->defaults, "") : Options{};
+    applyAnalysisArgs(run.args.analysis, options);
+    options.maxSamples = run.limits.maxSamples;
+    return options;
+}
+
+std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
+    const std::size_t count = run.inputs.size();
+    std::vector<std::optional<AssetOutcome>> done(count);
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::atomic<std::size_t> next{0};
+    std::size_t finished = 0;  // under mutex
+
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t jobs = std::min<std::size_t>(run.args.jobs > 0 ? std::size_t(run.args.jobs) : cores, count);
+    auto worker = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+            AssetOutcome outcome;
+            try {
+                outcome = work(i);
+            } catch (const std::exception& e) {  // out of memory, mostly: this asset fails, the others go on
+                outcome.code = kBadInput;
+                outcome.err = errorLine(run.inputs[i].path.string() + ": " + e.what());
+            }
+            std::lock_guard lock(mutex);
+            done[i] = std::move(outcome);
+            ++finished;
+            changed.notify_one();
+        }
+    };
+    std::vector<std::thread> threads;
+    if (jobs > 1)
+        for (std::size_t t = 0; t < jobs; ++t) threads.emplace_back(worker);
+
+    // Prints on this thread, in input order; with one job this thread does the work too.
+    std::vector<AssetOutcome> outcomes;
+    auto printReady = [&](std::size_t& printed, std::size_t finishedNow) {
+        if (run.progress) std::fputs("\r\033[K", stderr);
+        for (; printed < count && done[printed]; ++printed) {
+            const AssetOutcome& o = *done[printed];
+            if (!run.args.quiet && !run.args.json) std::fputs(o.out.c_str(), stdout);
+            std::fflush(stdout);
+            std::fputs(o.err.c_str(), stderr);
+        }
+        if (run.progress && finishedNow < count)
+            std::fprintf(stderr, "[%zu/%zu] %s", finishedNow, count, run.inputs[std::min(printed, count - 1)].path.c_str());
+        std::fflush(stderr);
+    };
+    std::size_t printed = 0;
+    if (jobs <= 1) {
+        for (std::size_t i = 0; i < count; ++i) {
+            next = i + 1;
+            try {
+                done[i] = work(i);
+            } catch (const std::exception& e) {
+                done[i] = AssetOutcome{kBadInput, "", errorLine(run.inputs[i].path.string() + ": " + e.what()), {}};
+            }
+            printReady(printed, i + 1);
+        }
+    } else {
+        std::unique_lock lock(mutex);
+        std::size_t seen = 0;
+        while (printed < count) {
+            changed.wait(lock, [&] { return finished > seen; });
+            seen = finished;
+            printReady(printed, seen);
+        }
+    }
+    for (std::thread& t : threads) t.join();
+    for (auto& d : done) outcomes.push_back(std::move(*d));
+    return outcomes;
+}
+
+int exitCodeOf(const std::vector<AssetOutcome>& outcomes) {
+    int code = kOk;
+    for (const AssetOutcome& o : outcomes) code = combineExitCodes(code, o.code);
+    return code;
+}
+
+}  // namespace rootbake::cli

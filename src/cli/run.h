@@ -1,0 +1,72 @@
+// What the commands that read many assets share: the inputs (files and folders),
+// each input's config file, limits and gates resolved once, per-clip options, and
+// a runner that works on assets in parallel but prints in input order, so output
+// and exit status do not depend on -j.
+#pragma once
+
+#include "cli/cli.h"
+#include "cli/config.h"
+#include "cli/gates.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rootbake::cli {
+
+struct InputFile {
+    std::filesystem::path path;      // to read
+    std::filesystem::path relative;  // below the folder it was found in (its file name when given as a file)
+    const ConfigFile* config = nullptr;
+};
+
+// Everything resolved once from CommonArgs before any asset is read.
+struct RunContext {
+    CommonArgs args;
+    Limits limits;
+    Gates gates;
+    std::vector<InputFile> inputs;
+    std::map<std::string, ConfigFile> configs;  // by path; inputs point into it
+    bool progress = false;  // a progress line on stderr (a terminal, not CI, not --quiet/--json)
+};
+
+// Resolves inputs (a folder: its .glb/.gltf files, with `recursive` those of its
+// subfolders too, sorted; `skip` is never entered), configs, limits and gates. On
+// error prints it and returns the exit code (usage, or bad input for a missing
+// input or a broken config file).
+int prepareRun(const CommonArgs& args, RunContext& run, const std::filesystem::path& skip = {});
+
+// loadAsset with the run's limits; an error over a limit says how to raise it.
+Result<Asset> loadInput(const RunContext& run, const InputFile& input);
+
+// The options of each clip of the asset: config and command line, with the limits.
+std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);
+// The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
+Options optionsForAsset(const RunContext& run, const InputFile& input);
+
+// What the work on one asset printed and returned.
+struct AssetOutcome {
+    int code = kOk;
+    std::string out;  // for stdout (left out with --quiet)
+    std::string err;  // for stderr: errors and failed gates, always printed
+    nlohmann::ordered_json json;
+};
+
+// Runs work(i) for every input on the run's jobs, printing each outcome as soon as
+// those before it are printed. Returns them in input order.
+std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work);
+
+// The exit code of all outcomes (combineExitCodes).
+int exitCodeOf(const std::vector<AssetOutcome>& outcomes);
+
+// A message over a limit ("... more than maxNodes (1048576)") with how to raise it.
+std::string withLimitHint(std::string message);
+
+// "rootbake: error: <message>\n"
+std::string errorLine(const std::string& message);
+
+}  // namespace rootbake::cli
