@@ -85,6 +85,16 @@ struct Clip {
 // costs amortized O(1); a time before the cursor restarts the search.
 struct ChannelCursor {
     int key = 0;
+    // LINEAR rotations: what the last interval's slerp derived from its two keys (the keys
+    // normalized onto one hemisphere, their angle), reused while the next sample's keys are
+    // the same floats. Samples are a few per key interval, and acos and two normalizations
+    // are most of a slerp.
+    struct Arc {
+        bool valid = false;
+        float a[4], b[4];                    // the keys as stored
+        double qa[4], qb[4];                 // normalized, qb on qa's hemisphere
+        double angle = 0.0, sinAngle = 0.0;  // rad; sinAngle 0: the keys too close to divide by it
+    } arc;
 };
 
 // Samples a channel at time t (s), exactly as the glTF 2.0 spec interpolates:

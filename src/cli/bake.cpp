@@ -27,17 +27,6 @@ std::string lowerExtension(const fs::path& p) {
     return ext;
 }
 
-// One read of the whole file: a 100 MB asset by istreambuf_iterator costs 0.2 s.
-bool readFile(const fs::path& file, std::vector<std::uint8_t>& out) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (!in) return false;
-    const std::streamoff size = in.tellg();
-    if (size < 0) return false;
-    out.resize(std::size_t(size));
-    in.seekg(0);
-    return bool(in.read(reinterpret_cast<char*>(out.data()), size)) || size == 0;
-}
-
 fs::path sidecarPath(const fs::path& output) {
     return output.parent_path() / (output.stem().string() + ".rootmotion.json");
 }
@@ -85,10 +74,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         return outcome;
     };
 
-    auto asset = loadInput(run, input);
+    InputFacts facts;
+    auto asset = loadInput(run, input, &facts);
     if (!asset) return fail(kBadInput, asset.error().message);
-    std::vector<std::uint8_t> inputBytes;
-    if (!readFile(input.path, inputBytes)) return fail(kBadInput, label + ": cannot read");
 
     const fs::path& out = plan.output;
     const Container container = args.glb        ? Container::Glb
@@ -110,14 +98,13 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.rewrite.container = container;
     settings.rewrite.binName = stem + ".bin";
     // A .gltf written on one line stays on one line; anything else is indented.
-    const bool oneLine =
-        !asset->binary && std::find(inputBytes.begin(), inputBytes.end(), '\n') == inputBytes.end();
-    settings.rewrite.indent = oneLine ? -1 : 2;
+    settings.rewrite.indent = !asset->binary && !facts.hasNewline ? -1 : 2;
+    settings.inputSha256 = facts.sha256;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
 
-    auto baked = bakeAsset(*asset, inputBytes, settings);
+    auto baked = bakeAsset(*asset, {}, settings);
     if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
 
     // What the run reports, before the bytes move into the plan.

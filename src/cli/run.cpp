@@ -2,6 +2,8 @@
 // check and info.
 #include "cli/run.h"
 
+#include "write/sha256.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -122,8 +124,17 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     return kOk;
 }
 
-Result<Asset> loadInput(const RunContext& run, const InputFile& input) {
-    auto asset = loadAsset(input.path, run.limits.load);
+Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts) {
+    if (!facts) {
+        auto asset = loadAsset(input.path, run.limits.load);
+        if (!asset) return Error{withLimitHint(asset.error().message)};
+        return asset;
+    }
+    auto bytes = readAssetFile(input.path, run.limits.load);
+    if (!bytes) return Error{withLimitHint(bytes.error().message)};
+    facts->sha256 = sha256Hex(*bytes);
+    facts->hasNewline = std::find(bytes->begin(), bytes->end(), '\n') != bytes->end();
+    auto asset = loadAssetFile(std::move(*bytes), input.path, run.limits.load);
     if (!asset) return Error{withLimitHint(asset.error().message)};
     return asset;
 }

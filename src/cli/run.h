@@ -40,8 +40,15 @@ struct RunContext {
 // input or a broken config file).
 int prepareRun(const CommonArgs& args, RunContext& run, const std::filesystem::path& skip = {});
 
+// What bake needs of the input file's bytes, taken in the one read of it.
+struct InputFacts {
+    std::string sha256;        // hex
+    bool hasNewline = false;  // a .gltf on one line stays on one line
+};
+
 // loadAsset with the run's limits; an error over a limit says how to raise it.
-Result<Asset> loadInput(const RunContext& run, const InputFile& input);
+// With facts, the file is read once for both.
+Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
 
 // The options of each clip of the asset: config and command line, with the limits.
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);

@@ -592,7 +592,9 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
                                              std::min(sampleLimit, nodeSampleLimit / rig.size() - 1.0))
                      : samples;
     if (translation && rewritesRoot && keyAlignedSamples != samples) {
-        keyFrames = core::sampleFrames(rig, clip, out.from, out.to, keyAlignedSamples, out.character, out.root);
+        // Only the root's numbers are read from these: its chain is all that is posed.
+        keyFrames =
+            core::sampleFrames(rig, clip, out.from, out.to, keyAlignedSamples, out.character, out.root, true);
         if (turning) yaw = measureRootYaw(keyFrames, up);
         const glm::dvec3 start = keyFrames.at(0, out.root);
         translation->resize(keyFrames.count);

@@ -6,8 +6,57 @@
 
 namespace rootbake::core {
 
+namespace {
+
+// The root chain's part of sampleLocalPose and localToScene: the same arithmetic on the chain's
+// nodes (parent-first, so each parent is done before its child) and on their channels only.
+struct ChainPose {
+    std::vector<int> nodes;     // the root and its ancestors, parent first
+    std::vector<int> channels;  // the clip's channels that animate them
+};
+
+ChainPose chainOf(const Rig& rig, const Clip& clip, int root) {
+    ChainPose chain;
+    std::vector<std::uint8_t> inChain(rig.size(), 0);
+    for (int n = root; n >= 0; n = rig.parent[n]) inChain[n] = 1;
+    for (int n = 0; n < rig.size(); ++n)
+        if (inChain[n]) chain.nodes.push_back(n);
+    for (std::size_t i = 0; i < clip.channels.size(); ++i)
+        if (inChain[clip.channels[i].node]) chain.channels.push_back(int(i));
+    return chain;
+}
+
+void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double t,
+               std::vector<ChannelCursor>& cursors, std::vector<Transform>& local,
+               std::vector<glm::dmat4>& scene) {
+    for (int n : chain.nodes) local[n] = rig.rest[n];
+    double v[4];
+    for (int i : chain.channels) {
+        const Channel& c = clip.channels[i];
+        sampleChannel(c, t, cursors[i], v);
+        Transform& x = local[c.node];
+        switch (c.path) {
+            case Path::Translation:
+                x.translation = {v[0], v[1], v[2]};
+                break;
+            case Path::Scale:
+                x.scale = {v[0], v[1], v[2]};
+                break;
+            case Path::Rotation:
+                x.rotation = glm::dquat(v[3], v[0], v[1], v[2]);
+                break;
+        }
+    }
+    for (int n : chain.nodes) {
+        const glm::dmat4 m = toMatrix(local[n]);
+        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
+    }
+}
+
+}  // namespace
+
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root) {
+                    int root, bool rootChainOnly) {
     Frames frames;
     frames.count = samples + 1;
     frames.nodes = rig.size();
@@ -20,12 +69,22 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
     std::vector<ChannelCursor> cursors(clip.channels.size());
     std::vector<Transform> local(rig.size());
     std::vector<glm::dmat4> scene(rig.size());
+    const bool chainOnly = rootChainOnly && root >= 0;
+    const ChainPose chain = chainOnly ? chainOf(rig, clip, root) : ChainPose{};
     for (int i = 0; i < frames.count; ++i) {
-        sampleLocalPose(rig, clip, frames.time(i), cursors, local);
-        localToScene(rig, local, scene);
+        if (chainOnly) {
+            poseChain(rig, clip, chain, frames.time(i), cursors, local, scene);
+        } else {
+            sampleLocalPose(rig, clip, frames.time(i), cursors, local);
+            localToScene(rig, local, scene);
+        }
         const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
         glm::dvec3* out = &frames.position[size_t(i) * frames.nodes];
-        for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+        if (chainOnly) {
+            for (int n : chain.nodes) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+        } else {
+            for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+        }
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }
     return frames;

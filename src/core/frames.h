@@ -23,8 +23,10 @@ struct Frames {
     double time(int i) const { return from + (to - from) * i / (count - 1); }
 };
 
+// rootChainOnly: only the root and its ancestors (the character among them) are posed; every
+// other node's position is left at zero. The root's numbers are the same as with every node.
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root);
+                    int root, bool rootChainOnly = false);
 
 // The inverse of a node's transform. One that collapses an axis (a scale
 // below 1e-9, or axes within 1e-9 of a plane) has no usable inverse: it is

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace rootbake {
 namespace {
@@ -32,25 +33,38 @@ void normalizeQuat(double* q) {
     }
 }
 
-// Shortest-path spherical interpolation of two unit quaternions (x, y, z, w).
-void slerp(const float* a, const float* b, double u, double* out) {
-    double qa[4], qb[4];
+// The part of a slerp that depends on its two keys only.
+void measureArc(const float* a, const float* b, ChannelCursor::Arc& arc) {
+    std::memcpy(arc.a, a, sizeof arc.a);
+    std::memcpy(arc.b, b, sizeof arc.b);
+    arc.valid = true;
+    double* qa = arc.qa;
+    double* qb = arc.qb;
     for (int i = 0; i < 4; ++i) qa[i] = a[i], qb[i] = b[i];
     normalizeQuat(qa);
     normalizeQuat(qb);
     double dot = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
     if (dot < 0.0) {
         dot = -dot;
-        for (double& c : qb) c = -c;
+        for (int i = 0; i < 4; ++i) qb[i] = -qb[i];
     }
-    double wa = 1.0 - u, wb = u;
+    arc.angle = arc.sinAngle = 0.0;
     if (dot < 1.0 - 1e-9) {  // else the arc is too short for sin() to divide by
-        const double angle = std::acos(std::min(dot, 1.0));
-        const double s = std::sin(angle);
-        wa = std::sin((1.0 - u) * angle) / s;
-        wb = std::sin(u * angle) / s;
+        arc.angle = std::acos(std::min(dot, 1.0));
+        arc.sinAngle = std::sin(arc.angle);
     }
-    for (int i = 0; i < 4; ++i) out[i] = wa * qa[i] + wb * qb[i];
+}
+
+// Shortest-path spherical interpolation of two unit quaternions (x, y, z, w).
+void slerp(const float* a, const float* b, double u, ChannelCursor::Arc& arc, double* out) {
+    if (!arc.valid || std::memcmp(arc.a, a, sizeof arc.a) != 0 || std::memcmp(arc.b, b, sizeof arc.b) != 0)
+        measureArc(a, b, arc);
+    double wa = 1.0 - u, wb = u;
+    if (arc.sinAngle != 0.0) {
+        wa = std::sin((1.0 - u) * arc.angle) / arc.sinAngle;
+        wb = std::sin(u * arc.angle) / arc.sinAngle;
+    }
+    for (int i = 0; i < 4; ++i) out[i] = wa * arc.qa[i] + wb * arc.qb[i];
     normalizeQuat(out);
 }
 
@@ -85,7 +99,7 @@ void sampleChannel(const Channel& c, double t, ChannelCursor& cursor, double* ou
     const float* v1 = keyValue(c, k + 1);
 
     if (c.interpolation == Interpolation::Linear) {
-        if (c.path == Path::Rotation) return slerp(v0, v1, u, out);
+        if (c.path == Path::Rotation) return slerp(v0, v1, u, cursor.arc, out);
         for (int i = 0; i < width; ++i) out[i] = v0[i] + (v1[i] - v0[i]) * u;
         return;
     }

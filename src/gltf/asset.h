@@ -50,6 +50,13 @@ struct Asset {
 // "walk.glb: animations[2].channels[0].sampler: index 7 out of range (3 samplers)".
 Result<Asset> loadAsset(const std::filesystem::path& file, const LoadLimits& limits = {});
 
+// loadAsset in two steps, for a caller that needs the file's bytes too (its hash):
+// the file read (the size limit first), then loaded from the bytes, which it takes
+// (a GLB's BIN chunk becomes buffers[0] without a copy).
+Result<std::vector<std::uint8_t>> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {});
+Result<Asset> loadAssetFile(std::vector<std::uint8_t> bytes, const std::filesystem::path& file,
+                            const LoadLimits& limits = {});
+
 // The same from bytes already in memory (the fuzzer's entry point). External
 // URIs resolve against folder; an empty folder refuses every external URI.
 Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,

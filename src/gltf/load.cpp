@@ -3,6 +3,7 @@
 // and every claimed length is compared with what is there before it is used.
 #include "gltf/internal.h"
 
+#include <cstring>
 #include <fstream>
 #include <system_error>
 
@@ -32,7 +33,10 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 // The bytes of every buffer: the GLB BIN chunk, a data: URI, or a file beside
 // the asset (only its first byteLength bytes). Image files are checked (URI
 // rules, a regular file) but not read: images pass through untouched.
-Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, Asset& asset) {
+// fileBytes: the file's bytes when the caller gives them up; a GLB's BIN chunk then
+// becomes buffers[0] in place, without a second copy of the mesh bytes.
+Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder,
+                   std::vector<std::uint8_t>* fileBytes, Asset& asset) {
     const Where all(kRoot, "buffers");
     asset.buffers.resize(layout.buffers.size());
     for (std::size_t i = 0; i < layout.buffers.size(); ++i) {
@@ -47,7 +51,16 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than the BIN chunk's " + std::to_string(glb->bin.size()) +
                                     " bytes");
-            bytes.assign(glb->bin.begin(), glb->bin.end());
+            if (fileBytes) {
+                // The JSON chunk before it is parsed already: the BIN chunk moves down over it.
+                const std::size_t size = glb->bin.size();
+                std::memmove(fileBytes->data(), glb->bin.data(), size);
+                fileBytes->resize(size);
+                bytes = std::move(*fileBytes);
+                fileBytes = nullptr;
+            } else {
+                bytes.assign(glb->bin.begin(), glb->bin.end());
+            }
         } else if (isDataUri(*b.uri)) {
             ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, bytes));
             if (bytes.size() < b.byteLength)
@@ -77,7 +90,9 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
     return Ok{};
 }
 
-Status load(Bytes bytes, const fs::path& folder, const LoadLimits& limits, Asset& asset) {
+// file: as loadBuffers (bytes are then its bytes, and are not used after loadBuffers).
+Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder, const LoadLimits& limits,
+            Asset& asset) {
     if (bytes.size() > limits.maxFileBytes)
         return fail(Where("file"), std::to_string(bytes.size()) + " bytes, more than maxFileBytes (" +
                                        std::to_string(limits.maxFileBytes) + ")");
@@ -107,21 +122,20 @@ Status load(Bytes bytes, const fs::path& folder, const LoadLimits& limits, Asset
     } else {
         asset.scene = sizeOf(member(asset.document, "scenes")) > 0 ? 0 : -1;
     }
-    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, asset));
+    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, asset));
     ROOTBAKE_TRY(validateData(layout, asset.buffers));
     ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips));
     return Ok{};
 }
 
-}  // namespace
-
-Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
-                                  const fs::path& folder, const LoadLimits& limits) {
+// file: the bytes, owned and given up (loadAsset), or nullptr (loadAssetFromMemory).
+Result<Asset> loadBytes(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>* file,
+                        const std::string& fileName, const fs::path& folder, const LoadLimits& limits) {
     Asset asset;
     asset.fileName = fileName;
     asset.folder = folder;
     try {
-        if (Status status = load(bytes, folder, limits, asset); !status)
+        if (Status status = load(bytes, file, folder, limits, asset); !status)
             return Error{fileName + ": " + status.error().message};
     } catch (const std::bad_alloc&) {
         return Error{fileName + ": out of memory"};
@@ -131,7 +145,14 @@ Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std
     return asset;
 }
 
-Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
+}  // namespace
+
+Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
+                                  const fs::path& folder, const LoadLimits& limits) {
+    return loadBytes(bytes, nullptr, fileName, folder, limits);
+}
+
+Result<std::vector<std::uint8_t>> readAssetFile(const fs::path& file, const LoadLimits& limits) {
     const std::string fileName = file.string();
     std::error_code ec;
     const fs::file_status status = fs::status(file, ec);
@@ -148,9 +169,20 @@ Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
     in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
     if (static_cast<std::uint64_t>(in.gcount()) != size)
         return Error{fileName + ": cannot read (short read)"};
+    return bytes;
+}
+
+Result<Asset> loadAssetFile(std::vector<std::uint8_t> bytes, const fs::path& file, const LoadLimits& limits) {
     fs::path folder = file.parent_path();
     if (folder.empty()) folder = ".";
-    return loadAssetFromMemory(bytes, fileName, folder, limits);
+    const std::span<const std::uint8_t> view(bytes);
+    return loadBytes(view, &bytes, file.string(), folder, limits);
+}
+
+Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
+    auto bytes = readAssetFile(file, limits);
+    if (!bytes) return bytes.error();
+    return loadAssetFile(std::move(*bytes), file, limits);
 }
 
 }  // namespace rootbake

@@ -212,13 +212,17 @@ Status readWhole(const fs::path& file, std::vector<std::uint8_t>& out) {
     return Ok{};
 }
 
-std::vector<std::uint8_t> frameGlb(const std::string& json, const std::vector<std::uint8_t>* bin) {
+// A GLB of the JSON and, when hasBin, a BIN chunk of binSize bytes that appendBin
+// appends: straight into the output, so the mesh bytes are copied once.
+template <class AppendBin>
+std::vector<std::uint8_t> frameGlb(const std::string& json, bool hasBin, std::uint64_t binSize,
+                                   AppendBin&& appendBin) {
     auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
         for (int i = 0; i < 4; ++i) out.push_back(std::uint8_t(v >> (8 * i)));
     };
     const std::uint32_t jsonLength = std::uint32_t(align4(json.size()));
-    const std::uint32_t binLength = bin ? std::uint32_t(align4(bin->size())) : 0;
-    const std::uint32_t total = 12 + 8 + jsonLength + (bin ? 8 + binLength : 0);
+    const std::uint32_t binLength = hasBin ? std::uint32_t(align4(binSize)) : 0;
+    const std::uint32_t total = 12 + 8 + jsonLength + (hasBin ? 8 + binLength : 0);
     std::vector<std::uint8_t> out;
     out.reserve(total);
     put32(out, 0x46546C67);  // "glTF"
@@ -228,10 +232,10 @@ std::vector<std::uint8_t> frameGlb(const std::string& json, const std::vector<st
     put32(out, 0x4E4F534A);  // "JSON"
     out.insert(out.end(), json.begin(), json.end());
     out.resize(20 + jsonLength, 0x20);  // padded with spaces (glTF 2.0 section 4.4.3.1)
-    if (bin) {
+    if (hasBin) {
         put32(out, binLength);
         put32(out, 0x004E4942);  // "BIN\0"
-        out.insert(out.end(), bin->begin(), bin->end());
+        appendBin(out);
         out.resize(total, 0);
     }
     return out;
@@ -243,7 +247,7 @@ public:
         : asset_(asset),
           options_(options),
           doc_(asset.document),
-          buffers_(asset.buffers),
+          edits_(asset.buffers.size()),
           touched_(asset.buffers.size(), 0) {}
 
     Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips) {
@@ -300,8 +304,16 @@ private:
     const Asset& asset_;
     const RewriteOptions& options_;
     Json doc_;
-    std::vector<std::vector<std::uint8_t>> buffers_;
-    std::vector<std::uint8_t> touched_;  // per buffer: bytes edited (then exactly byteLength long)
+    // A buffer's edits, kept apart from its bytes (asset_.buffers, never copied here): the output's
+    // bytes are the source's first byteLength less the cuts, then the tail. They are copied once,
+    // into the output, by appendBuffer.
+    struct BufferEdit {
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> cuts;  // (offset, length) in the source
+        std::uint64_t kept = 0;          // source bytes kept, byteLength less the cuts
+        std::vector<std::uint8_t> tail;  // appended keys and their padding
+    };
+    std::vector<BufferEdit> edits_;
+    std::vector<std::uint8_t> touched_;  // per buffer: bytes edited (edits_ says how)
     References refs_;
     std::size_t originalViews_ = 0;
     std::vector<std::uint8_t> reused_;  // per original bufferView: now holds rewritten data
@@ -331,7 +343,7 @@ private:
             if (!noData(b)) return int(b);
         if (sizeOf(doc_, "buffers") == 0) {  // a new buffers[0]: the BIN chunk, or the new .bin
             doc_["buffers"].push_back(Json{{"byteLength", 0}});
-            buffers_.assign(1, {});
+            edits_.assign(1, {});
             touched_.assign(1, 1);
             return 0;
         }
@@ -464,7 +476,50 @@ private:
     void touch(int buffer) {
         if (touched_[buffer]) return;
         touched_[buffer] = 1;
-        buffers_[buffer].resize(uintOf(doc_["buffers"][buffer], "byteLength"));
+        edits_[buffer].kept =
+            uintOf(doc_["buffers"][buffer], "byteLength");  // the loader checked the bytes are there
+    }
+
+    // The source bytes of a buffer as read (empty for one made here).
+    std::span<const std::uint8_t> sourceOf(std::size_t b) const {
+        return b < asset_.buffers.size() ? std::span<const std::uint8_t>(asset_.buffers[b])
+                                         : std::span<const std::uint8_t>();
+    }
+
+    // Bytes the buffer holds now: all of the source when untouched (a GLB's padding too).
+    std::uint64_t heldBytes(std::size_t b) const {
+        return touched_[b] ? edits_[b].kept + edits_[b].tail.size() : sourceOf(b).size();
+    }
+
+    // Appends the bytes the buffer holds in the output (exactly byteLength of them) to out.
+    void appendBuffer(std::size_t b, std::vector<std::uint8_t>& out) const {
+        const std::span<const std::uint8_t> source = sourceOf(b);
+        if (!touched_[b]) {
+            const std::size_t length =
+                std::min<std::size_t>(source.size(), uintOf(doc_["buffers"][b], "byteLength"));
+            out.insert(out.end(), source.begin(), source.begin() + std::ptrdiff_t(length));
+            return;
+        }
+        const BufferEdit& edit = edits_[b];
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> cuts = edit.cuts;
+        std::sort(cuts.begin(), cuts.end());
+        std::uint64_t from = 0, left = edit.kept;
+        for (const auto& [offset, length] : cuts) {
+            out.insert(out.end(), source.begin() + std::ptrdiff_t(from),
+                       source.begin() + std::ptrdiff_t(offset));
+            left -= offset - from;
+            from = offset + length;
+        }
+        out.insert(out.end(), source.begin() + std::ptrdiff_t(from),
+                   source.begin() + std::ptrdiff_t(from + left));
+        out.insert(out.end(), edit.tail.begin(), edit.tail.end());
+    }
+
+    std::vector<std::uint8_t> bufferBytes(std::size_t b) const {
+        std::vector<std::uint8_t> out;
+        out.reserve(heldBytes(b));
+        appendBuffer(b, out);
+        return out;
     }
 
     // Cuts the old bytes of reused bufferViews out of their buffers.
@@ -515,8 +570,9 @@ private:
             const std::uint64_t cut = it->length / 4 * 4;  // keeps every later offset's alignment
             if (overlaps || cut == 0 || noData(it->buffer)) continue;
             touch(it->buffer);
-            std::vector<std::uint8_t>& bytes = buffers_[it->buffer];
-            bytes.erase(bytes.begin() + std::ptrdiff_t(start), bytes.begin() + std::ptrdiff_t(start + cut));
+            // In source offsets: cuts are made from the end down, so nothing before them has moved.
+            edits_[it->buffer].cuts.emplace_back(start, cut);
+            edits_[it->buffer].kept -= cut;
             for (Range& r : live) {
                 if (r.buffer != it->buffer || r.offset < end) continue;
                 r.offset -= cut;
@@ -532,26 +588,19 @@ private:
     void place() {
         for (Placement& p : placements_) {
             touch(p.buffer);
-            std::vector<std::uint8_t>& bytes = buffers_[p.buffer];
-            bytes.resize(align4(bytes.size()), 0);
+            BufferEdit& edit = edits_[p.buffer];
+            edit.tail.resize(align4(edit.kept + edit.tail.size()) - edit.kept, 0);
             Json& view = doc_["bufferViews"][p.view];
             view["buffer"] = p.buffer;
-            view["byteOffset"] = bytes.size();
+            view["byteOffset"] = edit.kept + edit.tail.size();
             view["byteLength"] = p.bytes.size();
             view.erase("byteStride");
             view.erase("target");
-            bytes.insert(bytes.end(), p.bytes.begin(), p.bytes.end());
+            edit.tail.insert(edit.tail.end(), p.bytes.begin(), p.bytes.end());
             out_.bytesAppended += p.bytes.size();
         }
         for (std::size_t b = 0; b < touched_.size(); ++b)
-            if (touched_[b]) doc_["buffers"][b]["byteLength"] = buffers_[b].size();
-    }
-
-    // The bytes a buffer holds in the output: exactly byteLength of them.
-    std::span<const std::uint8_t> bytesOfBuffer(std::size_t b) const {
-        const std::size_t length =
-            std::min<std::size_t>(buffers_[b].size(), uintOf(doc_["buffers"][b], "byteLength"));
-        return std::span<const std::uint8_t>(buffers_[b]).first(length);
+            if (touched_[b]) doc_["buffers"][b]["byteLength"] = heldBytes(b);
     }
 
     Result<fs::path> resolve(const std::string& uri, const char* what, std::size_t index) const {
@@ -578,8 +627,7 @@ private:
     // A buffer written to a new .bin beside a .gltf.
     void writeBin(std::size_t b) {
         const std::string name = nextBinName();
-        const auto bytes = bytesOfBuffer(b);
-        out_.files.push_back({fs::path(name), std::vector<std::uint8_t>(bytes.begin(), bytes.end()), {}});
+        out_.files.push_back({fs::path(name), bufferBytes(b), {}});
         doc_["buffers"][b]["uri"] = fileNameToUri(name);
     }
 
@@ -589,13 +637,13 @@ private:
             const Json* uri = member(buffer, "uri");
             if (!uri) {
                 // A GLB's BIN chunk: stays in a GLB, becomes a .bin beside a .gltf.
-                const bool bin = b == 0 && (asset_.binary || touched_[0]) && !buffers_[0].empty();
+                const bool bin = b == 0 && (asset_.binary || touched_[0]) && heldBytes(0) > 0;
                 if (bin && !glb) writeBin(b);
                 continue;
             }
             const std::string text = uri->get<std::string>();
             if (gltf::isDataUri(text)) {
-                if (touched_[b]) buffer["uri"] = dataUri(text, bytesOfBuffer(b));
+                if (touched_[b]) buffer["uri"] = dataUri(text, bufferBytes(b));
             } else if (touched_[b]) {
                 writeBin(b);
             } else {
@@ -623,8 +671,7 @@ private:
             anyData = true;
             bin.resize(align4(bin.size()), 0);
             base[b] = bin.size();
-            const auto bytes = bytesOfBuffer(b);
-            bin.insert(bin.end(), bytes.begin(), bytes.end());
+            appendBuffer(b, bin);
         }
         if (count > 0 && !anyData)
             return Error{asset_.fileName + ": buffers: no buffer has data to put in a GLB"};
@@ -679,18 +726,16 @@ private:
             if (file) out_.reads.push_back(*file);
         }
         const bool glb = options_.container == Container::Glb;
-        std::vector<std::uint8_t> bin;
-        bool hasBin = false;
+        std::vector<std::uint8_t> bin;  // the merged buffers of a .gltf input
+        bool hasBin = false, binIsBuffer0 = false;
         if (glb && !asset_.binary) {
             ROOTBAKE_TRY(mergeBuffers(bin));
             hasBin = !bin.empty();
         } else {
             ROOTBAKE_TRY(frameBuffersAsTheyAre(glb));
-            if (glb && sizeOf(doc_, "buffers") > 0 && !member(doc_["buffers"][0], "uri") &&
-                !buffers_[0].empty()) {
-                hasBin = true;
-                bin = buffers_[0];  // as read (padding and all) when untouched, else byteLength bytes
-            }
+            // buffers[0] as read (padding and all) when untouched, else byteLength bytes
+            binIsBuffer0 = hasBin =
+                glb && sizeOf(doc_, "buffers") > 0 && !member(doc_["buffers"][0], "uri") && heldBytes(0) > 0;
         }
         if (!glb || asset_.binary) {
             // Images that are files stay files, copied beside the output.
@@ -706,7 +751,17 @@ private:
         const int indent = glb ? -1 : options_.indent;
         std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
         if (glb) {
-            out_.main = frameGlb(json, hasBin ? &bin : nullptr);
+            if (binIsBuffer0) {
+                const std::uint64_t size = touched_[0] ? heldBytes(0) : sourceOf(0).size();
+                out_.main = frameGlb(json, true, size, [&](std::vector<std::uint8_t>& out) {
+                    if (touched_[0]) return appendBuffer(0, out);
+                    out.insert(out.end(), sourceOf(0).begin(), sourceOf(0).end());
+                });
+            } else {
+                out_.main = frameGlb(json, hasBin, bin.size(), [&](std::vector<std::uint8_t>& out) {
+                    out.insert(out.end(), bin.begin(), bin.end());
+                });
+            }
         } else {
             if (indent >= 0) json += '\n';
             out_.main.assign(json.begin(), json.end());

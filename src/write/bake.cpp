@@ -84,7 +84,7 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
     SidecarHeader header;
     header.generator = settings.generator;
     header.input = settings.inputName;
-    header.inputSha256 = sha256Hex(inputBytes);
+    header.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
     header.output = settings.outputName;
     header.upAxis = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
     out.sidecar = sidecarToJson(header, std::move(clips));

@@ -30,6 +30,7 @@ struct BakeSettings {
     std::vector<Options> clipAnalysis;  // one per asset clip (a config's per-clip settings); same upAxis
     RewriteOptions rewrite;
     std::string generator = "rootbake";  // "rootbake <version>"
+    std::string inputSha256;             // hex of the input file's bytes; empty: computed from inputBytes
     std::string inputName;               // file names only, for the sidecar
     std::string outputName;
     // Analysis work of all clips together: node positions, (samples + 1) x nodes per clip
@@ -54,7 +55,7 @@ struct Baked {
     std::vector<BakedClip> clips;  // per input animation
 };
 
-// inputBytes: the input file as read, for inputSha256. Errors name the file
+// inputBytes: the input file as read, for inputSha256 (unused when settings give it). Errors name the file
 // (checkAnalysisBudget's, bakeClip's, rewriteAsset's).
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings);

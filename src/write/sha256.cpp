@@ -4,6 +4,11 @@
 
 #include <array>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 namespace rootbake {
 
 namespace {
@@ -42,13 +47,67 @@ void compress(std::array<std::uint32_t, 8>& h, const std::uint8_t* block) {
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
+#if defined(__x86_64__)
+// The same rounds with the x86 SHA extensions (Intel since Goldmont/Ice Lake, AMD since Zen):
+// about 5x the plain loop, which matters on a 100 MB input. State in the order the
+// instructions want it (ABEF, CDGH); four rounds per group, the schedule four words at a time.
+__attribute__((target("sha,sse4.1"))) void compressShaNi(std::array<std::uint32_t, 8>& h,
+                                                         const std::uint8_t* data, std::size_t blocks) {
+    const __m128i byteSwap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i cdab = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[0])), 0xB1);
+    __m128i efgh = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&h[4])), 0x1B);
+    __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+    __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+    for (; blocks > 0; --blocks, data += 64) {
+        const __m128i abefStart = abef, cdghStart = cdgh;
+        __m128i w[4];
+        for (int i = 0; i < 4; ++i)
+            w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * i)), byteSwap);
+        for (int g = 0; g < 16; ++g) {
+            __m128i k = _mm_add_epi32(w[g & 3], _mm_loadu_si128(reinterpret_cast<const __m128i*>(&kRound[4 * g])));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, k);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(k, 0x0E));
+            if (g < 12) {  // words 4(g+4).. replace words 4g.., used up
+                __m128i next = _mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]);
+                next = _mm_add_epi32(next, _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
+                w[g & 3] = _mm_sha256msg2_epu32(next, w[(g + 3) & 3]);
+            }
+        }
+        abef = _mm_add_epi32(abef, abefStart);
+        cdgh = _mm_add_epi32(cdgh, cdghStart);
+    }
+    const __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+    const __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[0]), _mm_blend_epi16(feba, dchg, 0xF0));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&h[4]), _mm_alignr_epi8(dchg, feba, 8));
+}
+
+bool hasShaNi() {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    const bool sha = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)) != 0;
+    const bool sse41 = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 19)) != 0 && (c & (1u << 9)) != 0;
+    return sha && sse41;  // SHA, SSE4.1 and SSSE3
+}
+#endif
+
+void compressBlocks(std::array<std::uint32_t, 8>& h, const std::uint8_t* data, std::size_t blocks,
+                    bool cpuExtensions) {
+#if defined(__x86_64__)
+    static const bool shaNi = hasShaNi();
+    if (shaNi && cpuExtensions) return compressShaNi(h, data, blocks);
+#else
+    (void)cpuExtensions;
+#endif
+    for (std::size_t i = 0; i < blocks; ++i) compress(h, data + 64 * i);
+}
+
 }  // namespace
 
-std::string sha256Hex(std::span<const std::uint8_t> bytes) {
+std::string sha256Hex(std::span<const std::uint8_t> bytes, bool cpuExtensions) {
     std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     const std::size_t whole = bytes.size() / 64 * 64;
-    for (std::size_t i = 0; i < whole; i += 64) compress(h, bytes.data() + i);
+    compressBlocks(h, bytes.data(), whole / 64, cpuExtensions);
 
     // The tail, a 1 bit, zeros, and the length in bits: one or two more blocks.
     std::uint8_t tail[128] = {};
@@ -58,7 +117,7 @@ std::string sha256Hex(std::span<const std::uint8_t> bytes) {
     const std::size_t tailSize = rest < 56 ? 64 : 128;
     const std::uint64_t bits = std::uint64_t(bytes.size()) * 8;
     for (int i = 0; i < 8; ++i) tail[tailSize - 1 - i] = std::uint8_t(bits >> (8 * i));
-    for (std::size_t i = 0; i < tailSize; i += 64) compress(h, tail + i);
+    compressBlocks(h, tail, tailSize / 64, cpuExtensions);
 
     static const char* digits = "0123456789abcdef";
     std::string out;
