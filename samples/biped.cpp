@@ -694,13 +694,15 @@ Biped makeBiped(const BipedOptions& options) {
 
     Json animations = Json::array();
     const double scale = options.durationScale > 0.0 ? options.durationScale : 1.0;
-    for (int copy = 0; copy < std::max(1, options.clipCopies); ++copy) {
-        for (const Gait& gait : kGaits) {
-            const std::string name =
-                copy == 0 ? gait.name : std::string(gait.name) + "." + std::to_string(copy);
-            animations.push_back(makeAnimation(doc, rig, gait, name, scale));
-            biped.truth.push_back(truthOf(gait, name, scale));
-        }
+    const int clipCount = options.clipCount > 0
+                              ? options.clipCount
+                              : std::max(1, options.clipCopies) * static_cast<int>(kGaits.size());
+    for (int i = 0; i < clipCount; ++i) {
+        const Gait& gait = kGaits[i % kGaits.size()];
+        const int copy = i / static_cast<int>(kGaits.size());
+        const std::string name = copy == 0 ? gait.name : std::string(gait.name) + "." + std::to_string(copy);
+        animations.push_back(makeAnimation(doc, rig, gait, name, scale));
+        biped.truth.push_back(truthOf(gait, name, scale));
     }
 
     Json gltf{{"asset", {{"version", "2.0"}, {"generator", "rootbake make_biped"}}},

@@ -27,6 +27,7 @@ struct ClipTruth {
 struct BipedOptions {
     int extraJoints = 0;          // animated finger joints added to the hands (the bench's wide rigs)
     int clipCopies = 1;           // each clip written this many times (the bench's many-clip assets)
+    int clipCount = 0;            // > 0: exactly this many clips, the seven in turn (overrides clipCopies)
     double durationScale = 1.0;   // slows every clip down: same stride and turn, duration x this
     std::uint64_t meshBytes = 0;  // opaque vertex bytes added as a mesh (the bench's large asset)
 };

@@ -5,7 +5,7 @@
 //   make_biped [options] --gltf --embed OUT.gltf   one OUT.gltf, the buffer a data: URI
 //
 // Options are the benchmark's knobs (BipedOptions): --extra-joints N,
-// --clip-copies N, --duration-scale X, --mesh-bytes N.
+// --clip-copies N, --clips N, --duration-scale X, --mesh-bytes N.
 // Exit codes: 0 written, 1 bad usage, 3 a file could not be written (nothing is
 // left behind: each file goes to OUT.tmp first and is renamed into place).
 #include "biped.h"
@@ -20,7 +20,8 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: make_biped [--extra-joints N] [--clip-copies N] [--duration-scale X] [--mesh-bytes N] "
+    "usage: make_biped [--extra-joints N] [--clip-copies N] [--clips N] [--duration-scale X] [--mesh-bytes "
+    "N] "
     "(OUT.glb | --gltf [--embed] OUT.gltf)\n";
 
 bool writeFile(const std::filesystem::path& path, const void* data, std::size_t size) {
@@ -55,8 +56,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         double value = 0.0;
-        const bool knob = arg == "--extra-joints" || arg == "--clip-copies" || arg == "--duration-scale" ||
-                          arg == "--mesh-bytes";
+        const bool knob = arg == "--extra-joints" || arg == "--clip-copies" || arg == "--clips" ||
+                          arg == "--duration-scale" || arg == "--mesh-bytes";
         if (knob) {
             if (i + 1 >= argc || !parseNumber(argv[i + 1], value) || value < 0.0) {
                 std::fprintf(stderr, "make_biped: error: %s needs a non-negative number\n%s", argv[i],
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
             ++i;
             if (arg == "--extra-joints") options.extraJoints = static_cast<int>(value);
             if (arg == "--clip-copies") options.clipCopies = static_cast<int>(value);
+            if (arg == "--clips") options.clipCount = static_cast<int>(value);
             if (arg == "--duration-scale") options.durationScale = value;
             if (arg == "--mesh-bytes") options.meshBytes = static_cast<std::uint64_t>(value);
         } else if (arg == "--gltf") {

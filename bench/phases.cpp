@@ -1,0 +1,181 @@
+// bench_phases: the time of each phase of `rootbake bake` on one asset, in process.
+//
+//   bench_phases IN OUT RUNS   -> one JSON document on stdout (times: medians over RUNS, s)
+//
+// The phases are those of src/cli/bake.cpp, in its order, through the same library calls:
+//   load     loadAsset + reading the input's bytes (for the sidecar's SHA-256)
+//   analyse  checkAnalysisBudget + bakeClip for every clip (analysis, removeMotion, loop seam)
+//   rewrite  rewriteAsset + the sidecar document and its text
+//   write    writeFiles (temporary files, then renamed)
+// bakeAsset does analyse + rewrite in one call; it is timed too, on its own, as a check that the
+// split here costs what the product's call costs.
+#include "rootbake/version.h"
+#include "write/bake.h"
+#include "write/files.h"
+#include "write/sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace rootbake;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n == 0 ? 0.0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+// As src/cli/bake.cpp reads the input for its hash: one read of the whole file.
+bool readFile(const fs::path& file, std::vector<std::uint8_t>& out) {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    if (!in) return false;
+    const std::streamoff size = in.tellg();
+    if (size < 0) return false;
+    out.resize(std::size_t(size));
+    in.seekg(0);
+    return bool(in.read(reinterpret_cast<char*>(out.data()), size)) || size == 0;
+}
+
+[[noreturn]] void fail(const std::string& message) {
+    std::fprintf(stderr, "bench_phases: error: %s\n", message.c_str());
+    std::exit(2);
+}
+
+struct RunTimes {
+    double load = 0.0, analyse = 0.0, rewrite = 0.0, write = 0.0, bakeAsset = 0.0;  // s
+    std::vector<double> clips;  // s, bakeClip of each clip
+};
+
+// One bake of `input` to `output`, as src/cli/bake.cpp does it (GLB in, GLB out), timed by phase.
+RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
+    RunTimes times;
+    BakeSettings settings;
+    settings.rewrite.container = Container::Glb;
+    settings.rewrite.binName = output.stem().string() + ".bin";
+    settings.generator = "rootbake " ROOTBAKE_VERSION;
+    settings.inputName = input.filename().string();
+    settings.outputName = output.filename().string();
+
+    auto start = Clock::now();
+    auto asset = loadAsset(input);
+    if (!asset) fail(asset.error().message);
+    std::vector<std::uint8_t> inputBytes;
+    if (!readFile(input, inputBytes)) fail(input.string() + ": cannot read");
+    times.load = secondsSince(start);
+
+    start = Clock::now();
+    if (Status budget = checkAnalysisBudget(*asset, settings.analysis, settings.maxAssetNodeSamples); !budget)
+        fail(budget.error().message);
+    std::vector<BakedClip> baked;
+    std::vector<ClipRewrite> rewrites;
+    for (const Clip& clip : asset->clips) {
+        const auto clipStart = Clock::now();
+        auto one = bakeClip(asset->rig, clip, settings.analysis);
+        times.clips.push_back(secondsSince(clipStart));
+        if (!one) fail(one.error().message);
+        if (!one->channels.empty()) rewrites.push_back({clip.gltfIndex, one->channels});
+        baked.push_back(std::move(*one));
+    }
+    times.analyse = secondsSince(start);
+
+    // As bakeAsset finishes: the rewrite, then the sidecar.
+    start = Clock::now();
+    auto rewritten = rewriteAsset(*asset, rewrites, settings.rewrite);
+    if (!rewritten) fail(rewritten.error().message);
+    nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < asset->clips.size(); ++i) {
+        const int index = asset->clips[i].gltfIndex;
+        clips.push_back(clipToJson(asset->rig, baked[i].analysis, baked[i].loop,
+                                   rewritten->animationOf[index], rewritten->nameOf[index]));
+    }
+    SidecarHeader header;
+    header.generator = settings.generator;
+    header.input = settings.inputName;
+    header.inputSha256 = sha256Hex(inputBytes);
+    header.output = settings.outputName;
+    header.upAxis = glm::normalize(settings.analysis.upAxis);
+    const std::string sidecar = sidecarToJson(header, std::move(clips)).dump(2) + "\n";
+    times.rewrite = secondsSince(start);
+
+    start = Clock::now();
+    std::vector<PlannedFile> files;
+    files.push_back({output, std::move(rewritten->main), {}});
+    files.push_back({output.parent_path() / (output.stem().string() + ".rootmotion.json"),
+                     std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()),
+                     {}});
+    if (auto failure = writeFiles(std::move(files), {input}, true)) fail(failure->message);
+    times.write = secondsSince(start);
+
+    start = Clock::now();
+    auto whole = bakeAsset(*asset, inputBytes, settings);
+    if (!whole) fail(whole.error().message);
+    times.bakeAsset = secondsSince(start);
+    return times;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: bench_phases IN.glb OUT.glb RUNS\n");
+        return 1;
+    }
+    const fs::path input = argv[1];
+    const fs::path output = argv[2];
+    const int runs = std::max(1, std::atoi(argv[3]));
+
+    auto asset = loadAsset(input);
+    if (!asset) fail(asset.error().message);
+    double clipSeconds = 0.0;  // s, all clips
+    for (const Clip& clip : asset->clips) clipSeconds += clip.end - clip.start;
+    const int nodes = asset->rig.size();
+
+    std::vector<RunTimes> all;
+    for (int run = 0; run < runs; ++run) all.push_back(bakeOnce(input, output));
+    const auto phase = [&all](double RunTimes::*field) {
+        std::vector<double> values;
+        for (const RunTimes& r : all) values.push_back(r.*field);
+        return median(values);
+    };
+
+    nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < asset->clips.size(); ++i) {
+        std::vector<double> values;
+        for (const RunTimes& r : all) values.push_back(r.clips[i]);
+        const Clip& clip = asset->clips[i];
+        clips.push_back(
+            {{"name", clip.name}, {"duration", clip.end - clip.start}, {"analyseSeconds", median(values)}});
+    }
+    const double analyse = phase(&RunTimes::analyse);
+    nlohmann::ordered_json out{
+        {"file", input.string()},
+        {"runs", runs},
+        {"nodes", nodes},
+        {"clips", asset->clips.size()},
+        {"clipSeconds", clipSeconds},
+        {"loadSeconds", phase(&RunTimes::load)},
+        {"analyseSeconds", analyse},
+        {"rewriteSeconds", phase(&RunTimes::rewrite)},
+        {"writeSeconds", phase(&RunTimes::write)},
+        {"bakeAssetSeconds", phase(&RunTimes::bakeAsset)},
+        // s of analysis per second of clip per rig node: the cost of one unit of work
+        {"analyseSecondsPerNodeSecond", analyse / (clipSeconds * nodes)},
+        {"perClip", std::move(clips)},
+    };
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+}
