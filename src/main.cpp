@@ -5,6 +5,7 @@
 #include "cli/report.h"
 #include "cli/verify.h"
 #include "rootbake/version.h"
+#include "write/files.h"
 
 #include <CLI/CLI.hpp>
 
@@ -96,6 +97,7 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
 
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
+    rootbake::installInterruptCleanup();  // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file
 
     CLI::App app{"rootbake " ROOTBAKE_VERSION ": bakes root motion out of glTF 2.0 character animations"};
     app.set_version_flag("--version", "rootbake " ROOTBAKE_VERSION);

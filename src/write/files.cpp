@@ -1,11 +1,16 @@
 #include "write/files.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <system_error>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rootbake {
@@ -13,10 +18,6 @@ namespace rootbake {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string errnoText() {
-    return std::strerror(errno);
-}
 
 bool sameBytes(const fs::path& a, const fs::path& b) {
     std::error_code ec;
@@ -29,42 +30,133 @@ bool sameBytes(const fs::path& a, const fs::path& b) {
     return i == end && j == end && !x.bad() && !y.bad();
 }
 
-// Writes one temporary file; false with errno's message on failure.
-bool writeTemp(const fs::path& temp, const PlannedFile& file, std::string& error) {
-    std::FILE* out = std::fopen(temp.c_str(), "wbx");  // "x": never reuses an existing name
-    if (!out) return error = errnoText(), false;
-    bool ok = true;
-    if (file.copyFrom.empty()) {
-        ok = file.bytes.empty() ||
-             std::fwrite(file.bytes.data(), 1, file.bytes.size(), out) == file.bytes.size();
-    } else {
-        std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb");
-        if (!in) {
-            error = file.copyFrom.string() + ": " + errnoText();
-            std::fclose(out);
-            return false;
+// ---- undoing, on failure or on a signal ------------------------------------------------------
+
+// What may be on disk for one file; each state is set before the step that
+// makes it true, so undoing it is idempotent (a name not there yet is an ENOENT).
+enum : int { kNothing = 0, kTemp = 1, kCommitting = 2 };
+
+struct Tracked {
+    std::string temp, dest, backup;  // backup: empty when dest did not exist
+    int state = kNothing;
+};
+
+struct Session {
+    std::vector<Tracked> files;
+    std::vector<std::string> folders;  // to make, parents first
+    std::size_t foldersMade = 0;
+};
+
+void undo(const Session& s) {
+    for (const Tracked& t : s.files) {
+        if (t.state == kCommitting) {
+            if (!t.backup.empty())
+                ::rename(t.backup.c_str(), t.dest.c_str());  // the old bytes back, over the new ones if there
+            else
+                ::unlink(t.dest.c_str());  // the new output, if it was renamed in
         }
-        char buffer[1 << 16];
-        std::size_t n;
-        while (ok && (n = std::fread(buffer, 1, sizeof buffer, in)) > 0)
-            ok = std::fwrite(buffer, 1, n, out) == n;
-        if (std::ferror(in)) ok = false;
-        std::fclose(in);
+        if (t.state != kNothing) ::unlink(t.temp.c_str());
     }
-    if (!ok) error = errnoText();
-    if (std::fclose(out) != 0 && ok) ok = false, error = errnoText();
-    return ok;
+    for (std::size_t i = s.foldersMade; i-- > 0;) ::rmdir(s.folders[i].c_str());
 }
 
-// Everything made so far, removed again on failure.
-struct Undo {
-    std::vector<fs::path> files, folders;
-    ~Undo() {
-        std::error_code ec;
-        for (const fs::path& f : files) fs::remove(f, ec);
-        for (auto it = folders.rbegin(); it != folders.rend(); ++it) fs::remove(*it, ec);
+// The handler only records the signal: bake's workers call writeFiles on
+// several threads, and undoing one thread's files from a handler running on
+// another would race with that thread's next rename. Each writeFiles in
+// progress sees the signal at its next step, undoes its own files, and the
+// last one to leave dies of the signal; with none in progress the handler
+// dies at once. A second signal kills at once (SA_RESETHAND), should a write
+// hang (a stuck network disk).
+std::atomic<int> gSignal{0};            // the signal received, 0: none
+std::atomic<int> gWriting{0};           // writeFiles calls in progress
+static_assert(std::atomic<int>::is_always_lock_free, "read in a signal handler: must be lock-free");
+
+void onSignal(int sig) {
+    gSignal.store(sig);
+    if (gWriting.load() == 0) std::raise(sig);  // its action is the default again: dies of it
+}
+
+// One writeFiles in progress: counted for the handler; undone unless committed.
+struct InProgress {
+    Session& session;
+    bool committed = false;
+    explicit InProgress(Session& s) : session(s) { gWriting.fetch_add(1); }
+    ~InProgress() {
+        if (!committed) undo(session);
+        if (gWriting.fetch_sub(1) == 1)
+            if (const int sig = gSignal.load()) std::raise(sig);
     }
 };
+
+// Before each step: the test hook's errno, or kInterrupted once a signal came.
+constexpr int kInterrupted = -1;
+int beforeStep(const WriteHook& hook, WriteStage stage, const fs::path& path) {
+    const int e = hook ? hook(stage, path) : 0;
+    return gSignal.load() ? kInterrupted : e;
+}
+
+std::string errnoText(int error) {
+    return error == kInterrupted ? "interrupted" : std::strerror(error);
+}
+
+// ---- one temporary ------------------------------------------------------------------------
+
+struct TempResult {
+    bool created = false;  // the temporary exists (ours: "x" never opens an existing name)
+    std::string error;     // empty: complete
+};
+
+// Copies `in` to `out`; with `error` (an errno, for tests), stops after `limit`
+// bytes and fails with it.
+bool copyStream(std::FILE* in, std::FILE* out, std::size_t limit, int error, std::string& message) {
+    char buffer[1 << 16];
+    std::size_t n, copied = 0;
+    while (copied < limit && (n = std::fread(buffer, 1, sizeof buffer, in)) > 0) {
+        const std::size_t take = std::min(n, limit - copied);
+        if (std::fwrite(buffer, 1, take, out) != take) return message = errnoText(errno), false;
+        copied += take;
+    }
+    if (std::ferror(in)) return message = errnoText(errno), false;
+    if (error) return message = errnoText(error), false;
+    return true;
+}
+
+TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteHook& hook) {
+    TempResult r;
+    if (int e = beforeStep(hook, WriteStage::CreateTemp, file.path)) return r.error = errnoText(e), r;
+    std::FILE* out = std::fopen(temp.c_str(), "wbx");
+    if (!out) return r.error = errnoText(errno), r;
+    r.created = true;
+    if (file.copyFrom.empty()) {
+        const int e = beforeStep(hook, WriteStage::WriteBytes, file.path);
+        const std::size_t n = e ? file.bytes.size() / 2 : file.bytes.size();
+        if (n > 0 && std::fwrite(file.bytes.data(), 1, n, out) != n) r.error = errnoText(errno);
+        else if (e) r.error = errnoText(e);
+    } else if (std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb")) {
+        const int e = beforeStep(hook, WriteStage::CopyFile, file.path);
+        std::error_code ec;
+        const std::size_t limit = e ? std::size_t(fs::file_size(file.copyFrom, ec) / 2) : SIZE_MAX;
+        copyStream(in, out, limit, e, r.error);
+        std::fclose(in);
+    } else {
+        r.error = file.copyFrom.string() + ": " + errnoText(errno);
+    }
+    if (r.error.empty()) {
+        if (int e = beforeStep(hook, WriteStage::CloseTemp, file.path)) r.error = errnoText(e);
+    }
+    // fclose flushes: on a full disk this is where a buffered write fails.
+    if (std::fclose(out) != 0 && r.error.empty()) r.error = errnoText(errno);
+    return r;
+}
+
+// Unique within the process too: calls on two threads may write into one folder.
+fs::path siblingName(const fs::path& path, const char* suffix) {
+    static std::atomic<unsigned long> serial{0};
+    fs::path name = path;
+    name.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) + "-" +
+                          std::to_string(serial.fetch_add(1)) + suffix);
+    return name;
+}
 
 }  // namespace
 
@@ -79,7 +171,7 @@ bool sameFile(const fs::path& a, const fs::path& b) {
 }
 
 std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<fs::path>& reads,
-                                      bool force) {
+                                      bool force, const WriteHook& hook) {
     std::error_code ec;
     // Copies that are already there: onto their own source, or the same bytes.
     std::erase_if(files, [](const PlannedFile& f) {
@@ -96,15 +188,25 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             if (sameFile(files[i].path, files[j].path))
                 return FileFailure{true, name + ": two outputs would be written to this file (refused)"};
     }
-    for (const PlannedFile& f : files) {
+
+    Session session;
+    session.files.resize(files.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const PlannedFile& f = files[i];
         const std::string name = f.path.string();
         const fs::file_status status = fs::status(f.path, ec);
         if (fs::is_directory(status)) return FileFailure{false, name + ": is a folder"};
-        if (fs::exists(fs::symlink_status(f.path, ec)) && !force)
-            return FileFailure{false, name + ": exists (pass --force to overwrite)"};
+        // rename() would put a regular file in place of a device (as root: /dev/null).
+        if (fs::exists(status) && !fs::is_regular_file(status))
+            return FileFailure{false, name + ": is not a regular file (never replaced)"};
+        const bool exists = fs::exists(fs::symlink_status(f.path, ec));
+        if (exists && !force) return FileFailure{false, name + ": exists (pass --force to overwrite)"};
+        Tracked& t = session.files[i];
+        t.dest = name;
+        t.temp = siblingName(f.path, ".tmp").string();
+        if (exists) t.backup = siblingName(f.path, ".bak").string();
     }
 
-    Undo undo;
     // Folders for copies under the output's folder ("textures/a.png"); the
     // output's own folder must already be there.
     if (!files.empty()) {
@@ -114,42 +216,76 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             return FileFailure{false, files.front().path.string() + ": folder " + main.string() +
                                           (fs::exists(main, ec) ? " is not a folder" : " does not exist")};
     }
-    for (const PlannedFile& f : files) {
-        std::vector<fs::path> missing;
-        for (fs::path dir = f.path.parent_path(); !dir.empty() && !fs::exists(fs::symlink_status(dir, ec));
-             dir = dir.parent_path())
-            missing.push_back(dir);
-        for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-            if (!fs::create_directory(*it, ec))
-                return FileFailure{
-                    false, f.path.string() + ": cannot make folder " + it->string() + ": " + ec.message()};
-            undo.folders.push_back(*it);
+    std::vector<std::size_t> folderOwner;  // the file each folder is made for, for the message
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        std::vector<std::string> missing;
+        for (fs::path dir = files[i].path.parent_path();
+             !dir.empty() && !fs::exists(fs::symlink_status(dir, ec)); dir = dir.parent_path())
+            missing.push_back(dir.string());
+        for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+            if (std::find(session.folders.begin(), session.folders.end(), *it) == session.folders.end()) {
+                session.folders.push_back(*it);
+                folderOwner.push_back(i);
+            }
+    }
+
+    InProgress writing(session);
+    for (std::size_t k = 0; k < session.folders.size(); ++k) {
+        const std::string& dir = session.folders[k];
+        session.foldersMade = k + 1;
+        int e = beforeStep(hook, WriteStage::MakeFolder, dir);
+        if (!e && ::mkdir(dir.c_str(), 0777) != 0) e = errno;
+        if (e) {
+            session.foldersMade = k;
+            return FileFailure{false, files[folderOwner[k]].path.string() + ": cannot make folder " + dir + ": " +
+                                          errnoText(e)};
         }
+    }
+    for (const PlannedFile& f : files) {
         const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
         if (!fs::is_directory(dir, ec))
             return FileFailure{false, f.path.string() + ": " + dir.string() + " is not a folder"};
     }
 
-    std::vector<fs::path> temps;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        const fs::path& path = files[i].path;
-        fs::path temp = path;
-        temp.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) +
-                              "-" + std::to_string(i) + ".tmp");
-        std::string error;
-        const bool ok = writeTemp(temp, files[i], error);
-        if (ok || fs::exists(fs::symlink_status(temp, ec))) undo.files.push_back(temp);
-        if (!ok) return FileFailure{false, path.string() + ": cannot write: " + error};
-        temps.push_back(temp);
+        Tracked& t = session.files[i];
+        t.state = kTemp;
+        const TempResult r = writeTemp(t.temp, files[i], hook);
+        if (!r.created) t.state = kNothing;  // never remove a name we did not make
+        if (!r.error.empty()) return FileFailure{false, t.dest + ": cannot write: " + r.error};
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
-        fs::rename(temps[i], files[i].path, ec);
-        if (ec) return FileFailure{false, files[i].path.string() + ": cannot write: " + ec.message()};
-        undo.files[i] = files[i].path;  // renamed: removed as an output if a later rename fails
+        Tracked& t = session.files[i];
+        t.state = kCommitting;
+        if (!t.backup.empty()) {
+            int e = beforeStep(hook, WriteStage::MoveAside, t.dest);
+            if (!e && ::rename(t.dest.c_str(), t.backup.c_str()) != 0) e = errno;
+            if (e) return FileFailure{false, t.dest + ": cannot replace: " + errnoText(e)};
+        }
+        int e = beforeStep(hook, WriteStage::Rename, t.dest);
+        if (!e && ::rename(t.temp.c_str(), t.dest.c_str()) != 0) e = errno;
+        if (e) return FileFailure{false, t.dest + ": cannot write: " + errnoText(e)};
     }
-    undo.files.clear();
-    undo.folders.clear();
+    writing.committed = true;
+    // Best effort: every output is in place; a backup that cannot be removed is only litter.
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!session.files[i].backup.empty()) ::unlink(session.files[i].backup.c_str());
     return std::nullopt;
+}
+
+void installInterruptCleanup() {
+    struct sigaction action {};
+    action.sa_handler = onSignal;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int s : signals) sigaddset(&action.sa_mask, s);  // one undo at a time
+    for (int s : signals) {
+        struct sigaction old {};
+        // Left ignored when ignored (nohup, a shell's background job): dying of it would be new.
+        if (sigaction(s, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(s, &action, nullptr);
+    }
 }
 
 }  // namespace rootbake
