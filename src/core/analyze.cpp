@@ -511,19 +511,32 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
                          " ancestors and itself, more than " + std::to_string(kNodeSamplesPerSample) +
                          " x maxSamples (" + num(nodeSampleLimit, 6) + ")"};
     }
-    const Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
+    // A clip whose travel may be in the root's keys needs the root's chain at every sample,
+    // and the whole rig only at its first and last frames (the height, the loop): the rest
+    // of the rig is posed at every sample only if the contacts are measured after all.
+    const bool rootFirst = out.root >= 0 && rootChannels.translation && options.forceSource != Source::FootContact &&
+                           !options.forceNoMotion;
+    Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root, rootFirst);
+    const Frames ends =
+        rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
     // Finite keys can still compose to huge or infinite positions (scales of 1e30 in a chain):
     // refused, so every number the analysis derives stays finite.
-    for (int i = 0; i < frames.count; ++i)
-        for (int n = 0; n < frames.nodes; ++n) {
-            const glm::dvec3& p = frames.at(i, n);
-            if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate && std::abs(p.z) <= kMaxCoordinate))
-                return Error{nodeLabel(rig, n) + " is at (" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) + ") at " +
-                             num(frames.time(i)) + " s: beyond " + num(kMaxCoordinate) +
-                             " units, the transforms overflow"};
-        }
+    auto overflow = [&](const Frames& f) -> Status {
+        for (int i = 0; i < f.count; ++i)
+            for (int n = 0; n < f.nodes; ++n) {
+                const glm::dvec3& p = f.at(i, n);
+                if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate &&
+                      std::abs(p.z) <= kMaxCoordinate))
+                    return Error{nodeLabel(rig, n) + " is at (" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) +
+                                 ") at " + num(f.time(i)) + " s: beyond " + num(kMaxCoordinate) +
+                                 " units, the transforms overflow"};
+            }
+        return Ok{};
+    };
+    if (Status s = overflow(frames); !s) return s.error();
+    if (Status s = overflow(ends); !s) return s.error();
 
-    out.characterHeight = measureHeight(rig, frames, out.root >= 0 ? out.root : out.character, up);
+    out.characterHeight = measureHeight(rig, rootFirst ? ends : frames, out.root >= 0 ? out.root : out.character, up);
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
@@ -555,6 +568,10 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
         }
     }
     if (!translation && options.forceSource != Source::Root && !options.forceNoMotion) {
+        if (rootFirst) {  // the whole rig after all (the analyzer sees frames by reference)
+            frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
+            if (Status s = overflow(frames); !s) return s.error();
+        }
         auto contact = analyzer.measureContactTravel(turning, minimumTravel, options.forceSource == Source::FootContact);
         if (!contact) return contact.error();
         translation = std::move(*contact);
