@@ -3,7 +3,7 @@
 //   bench_phases IN OUT RUNS   -> one JSON document on stdout (times: medians over RUNS, s)
 //
 // The phases are those of src/cli/bake.cpp, in its order, through the same library calls:
-//   load     loadAsset + reading the input's bytes (for the sidecar's SHA-256)
+//   load     readAssetFile, its SHA-256 (the sidecar's inputSha256), loadAssetFile of the bytes
 //   analyse  checkAnalysisBudget + bakeClip for every clip (analysis, removeMotion, loop seam)
 //   rewrite  rewriteAsset + the sidecar document and its text
 //   write    writeFiles (temporary files, then renamed)
@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -37,17 +36,6 @@ double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const std::size_t n = values.size();
     return n == 0 ? 0.0 : n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
-// As src/cli/bake.cpp reads the input for its hash: one read of the whole file.
-bool readFile(const fs::path& file, std::vector<std::uint8_t>& out) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (!in) return false;
-    const std::streamoff size = in.tellg();
-    if (size < 0) return false;
-    out.resize(std::size_t(size));
-    in.seekg(0);
-    return bool(in.read(reinterpret_cast<char*>(out.data()), size)) || size == 0;
 }
 
 [[noreturn]] void fail(const std::string& message) {
@@ -71,10 +59,11 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     settings.outputName = output.filename().string();
 
     auto start = Clock::now();
-    auto asset = loadAsset(input);
+    auto bytes = readAssetFile(input);
+    if (!bytes) fail(bytes.error().message);
+    settings.inputSha256 = sha256Hex(*bytes);
+    auto asset = loadAssetFile(std::move(*bytes), input);
     if (!asset) fail(asset.error().message);
-    std::vector<std::uint8_t> inputBytes;
-    if (!readFile(input, inputBytes)) fail(input.string() + ": cannot read");
     times.load = secondsSince(start);
 
     start = Clock::now();
@@ -105,7 +94,7 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     SidecarHeader header;
     header.generator = settings.generator;
     header.input = settings.inputName;
-    header.inputSha256 = sha256Hex(inputBytes);
+    header.inputSha256 = settings.inputSha256;
     header.output = settings.outputName;
     header.upAxis = glm::normalize(settings.analysis.upAxis);
     const std::string sidecar = sidecarToJson(header, std::move(clips)).dump(2) + "\n";
@@ -121,7 +110,7 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     times.write = secondsSince(start);
 
     start = Clock::now();
-    auto whole = bakeAsset(*asset, inputBytes, settings);
+    auto whole = bakeAsset(*asset, {}, settings);
     if (!whole) fail(whole.error().message);
     times.bakeAsset = secondsSince(start);
     return times;
