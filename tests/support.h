@@ -87,6 +87,17 @@ inline std::vector<std::pair<std::string, std::vector<std::uint8_t>>> listing(co
     return out;
 }
 
+// Runs a shell command; its exit code (-1 when it did not exit) and its stdout.
+inline int runShell(const std::string& command, std::string& output) {
+    std::FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 // Runs the built rootbake with arguments; its exit code and what it printed.
 struct Exit {
     int code = -1;
@@ -94,15 +105,8 @@ struct Exit {
 };
 
 inline Exit runExe(const std::string& args) {
-    const std::string command = std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1";
     Exit out;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.output.append(buffer, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    out.code = runShell(std::string("\"") + ROOTBAKE_EXE + "\" " + args + " 2>&1", out.output);
     return out;
 }
 
@@ -117,16 +121,8 @@ inline SplitExit runExeSplit(const std::string& args, const std::string& environ
     static int calls = 0;
     const std::filesystem::path errFile = std::filesystem::temp_directory_path() /
                                           ("rootbake-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(++calls));
-    const std::string command =
-        environment + "\"" + ROOTBAKE_EXE + "\" " + args + " 2>\"" + errFile.string() + "\"";
     SplitExit out;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.out.append(buffer, n);
-    const int status = pclose(pipe);
-    out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    out.code = runShell(environment + "\"" + ROOTBAKE_EXE + "\" " + args + " 2>\"" + errFile.string() + "\"", out.out);
     out.err = readText(errFile);
     std::filesystem::remove(errFile);
     return out;

@@ -202,7 +202,6 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
     std::size_t printed = 0;
     if (jobs <= 1) {
         for (std::size_t i = 0; i < count; ++i) {
-            next = i + 1;
             try {
                 done[i] = work(i);
             } catch (const std::exception& e) {
