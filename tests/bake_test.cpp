@@ -382,7 +382,6 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
         {(dir.path / "link.glb").string(), "--force", "is the input file", 1},
         {(dir.path / "exists.glb").string(), "", "exists (pass --force", 3},
         {(dir.path / "plain.txt" / "out.glb").string(), "", "is not a folder", 3},
-        {(dir.path / "missing" / "out.glb").string(), "", "does not exist", 3},
         {(dir.path / "sub").string(), "--force", "is a folder", 3},
         {"/proc/rootbake-out.glb", "--force", "cannot write", 3},
     };
@@ -412,6 +411,14 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
     const Exit bad = runExe("bake " + q(dir.path / "bad.glb") + " -o " + q(dir.path / "sub" / "out.glb"));
     CHECK(bad.code == 2);
     CHECK(listing(dir.path) == before);
+
+    // Missing folders above -o are made, and removed again when the bake fails.
+    const Exit failed = runExe("bake " + q(dir.path / "bad.glb") + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
+    CHECK(failed.code == 2);
+    CHECK_FALSE(fs::exists(dir.path / "new"));
+    const Exit made = runExe("bake " + q(input) + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
+    CHECK(made.code == 0);
+    CHECK(loadAsset(dir.path / "new" / "deeper" / "out.glb").ok());
 
     // --force replaces an existing output.
     const Exit forced = runExe("bake " + q(input) + " -o " + q(dir.path / "exists.glb") + " --force");

@@ -199,9 +199,9 @@ int bake(const BakeArgs& args) {
             plan.output = fs::path(args.outDir) / input.relative;
             if (args.glb) plan.output.replace_extension(".glb");
             if (args.gltf) plan.output.replace_extension(".gltf");
-            for (const fs::path& f : missingFolders(plan.output))
-                if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
         }
+        for (const fs::path& f : missingFolders(plan.output))
+            if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
         const fs::path key = plan.output.lexically_normal();
         if (!seen.insert(key).second) {
             printError(plan.output.string() + ": two inputs would write this output (" + input.path.string() +
@@ -210,7 +210,7 @@ int bake(const BakeArgs& args) {
         }
         plans.push_back(std::move(plan));
     }
-    // --out-dir's folders, outer first, before the assets run in parallel; those left
+    // The outputs' missing folders, outer first, before the assets run in parallel; those left
     // empty by failures are removed again, so a failed run leaves nothing behind.
     for (const fs::path& f : made) {
         std::error_code error;

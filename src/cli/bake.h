@@ -10,7 +10,7 @@ namespace rootbake::cli {
 
 struct BakeArgs {
     CommonArgs common;
-    std::string output;              // -o: one input's output
+    std::string output;              // -o: one input's output (missing folders are made)
     std::string outDir;              // --out-dir: outputs keep the inputs' relative layout below it
     bool force = false;              // overwrite existing outputs
     bool keepSource = false;         // keep the source clips, add "<name> (in place)" ones
