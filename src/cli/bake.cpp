@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <set>
 
 namespace rootbake::cli {
@@ -20,12 +19,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string lowerExtension(const fs::path& p) {
-    std::string ext = p.extension().string();
-    for (char& c : ext) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
-    return ext;
-}
 
 fs::path sidecarPath(const fs::path& output) {
     return output.parent_path() / (output.stem().string() + ".rootmotion.json");
@@ -59,11 +52,7 @@ void removeEmpty(const std::vector<fs::path>& folders) {
         if (fs::is_empty(*it, error)) fs::remove(*it, error);
 }
 
-struct Planned {
-    fs::path output;
-};
-
-AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFile& input, const Planned& plan,
+AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFile& input, const fs::path& out,
                      std::string& depRule) {
     AssetOutcome outcome;
     const std::string label = input.path.string();
@@ -78,12 +67,11 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     auto asset = loadInput(run, input, &facts);
     if (!asset) return fail(kBadInput, asset.error().message);
 
-    const fs::path& out = plan.output;
     const Container container = args.glb        ? Container::Glb
                                 : args.gltf     ? Container::Gltf
                                 : asset->binary ? Container::Glb
                                                 : Container::Gltf;
-    const std::string ext = lowerExtension(out);
+    const std::string ext = lowerAscii(out.extension().string());
     if ((ext == ".glb" && container == Container::Gltf) || (ext == ".gltf" && container == Container::Glb))
         return fail(kUsage, out.string() + ": a " + (container == Container::Glb ? "GLB" : ".gltf") +
                                 " would be written under this name; pass --" +
@@ -116,9 +104,8 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         const Clip& clip = asset->clips[i];
         inPlace += !c.channels.empty();
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
-        const std::string clipLabel = "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
-        for (const std::string& g : gates) gateLines += "rootbake: failed: " + label + ": " + clipLabel + ": " + g + "\n";
-        if (run.args.verbose) verbose += "  " + clipLabel + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason + "\n";
+        gateLines += failedGateLines(label, clip, gates);
+        if (run.args.verbose) verbose += "  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason + "\n";
         clips.push_back({{"name", clip.name},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},
@@ -188,27 +175,24 @@ int bake(const BakeArgs& args) {
     }
 
     // Outputs, checked before any work: two inputs must not write one file.
-    std::vector<Planned> plans;
+    std::vector<fs::path> outputs;
     std::vector<fs::path> made;
     std::set<fs::path> seen;
     for (const InputFile& input : run.inputs) {
-        Planned plan;
-        if (!args.output.empty()) {
-            plan.output = args.output;
-        } else {
-            plan.output = fs::path(args.outDir) / input.relative;
-            if (args.glb) plan.output.replace_extension(".glb");
-            if (args.gltf) plan.output.replace_extension(".gltf");
+        fs::path output = args.output;
+        if (args.output.empty()) {
+            output = fs::path(args.outDir) / input.relative;
+            if (args.glb) output.replace_extension(".glb");
+            if (args.gltf) output.replace_extension(".gltf");
         }
-        for (const fs::path& f : missingFolders(plan.output))
+        for (const fs::path& f : missingFolders(output))
             if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
-        const fs::path key = plan.output.lexically_normal();
-        if (!seen.insert(key).second) {
-            printError(plan.output.string() + ": two inputs would write this output (" + input.path.string() +
+        if (!seen.insert(output.lexically_normal()).second) {
+            printError(output.string() + ": two inputs would write this output (" + input.path.string() +
                        " is one); bake them into different --out-dir folders");
             return kUsage;
         }
-        plans.push_back(std::move(plan));
+        outputs.push_back(std::move(output));
     }
     // The outputs' missing folders, outer first, before the assets run in parallel; those left
     // empty by failures are removed again, so a failed run leaves nothing behind.
@@ -222,7 +206,7 @@ int bake(const BakeArgs& args) {
     }
     std::vector<std::string> depRules(run.inputs.size());
     std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
-        return bakeOne(run, args, run.inputs[i], plans[i], depRules[i]);
+        return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i]);
     });
     removeEmpty(made);
     int status = exitCodeOf(outcomes);
@@ -259,8 +243,8 @@ int bake(const BakeArgs& args) {
     }
     if (args.verify && status == kOk) {
         VerifyArgs check;
-        check.baked = plans.front().output.string();
-        check.sidecar = sidecarPath(plans.front().output).string();
+        check.baked = outputs.front().string();
+        check.sidecar = sidecarPath(outputs.front()).string();
         check.source = first.path.string();
         return verify(check);
     }

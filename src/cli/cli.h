@@ -45,6 +45,12 @@ bool parseSource(const std::string& text, AnalysisArgs& into);
 bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
 
+// ASCII letters lowered: file extensions and clip names compare so on every locale.
+std::string lowerAscii(std::string text);
+
+// A clip in messages: animations[2] "walk".
+std::string clipLabel(const Clip& clip);
+
 // Applies the fields that are set.
 void applyAnalysisArgs(const AnalysisArgs& args, Options& options);
 

@@ -188,10 +188,11 @@ Options clipOptions(const ConfigFile* config, const AnalysisArgs& commandLine, c
 
 std::string closestName(std::string_view word, const std::vector<std::string>& known) {
     // Levenshtein distance, case-insensitive; a match also when one contains the other.
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
+    const std::string lw = lowerAscii(std::string(word));
     std::string best;
     std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
     for (const std::string& candidate : known) {
+        const std::string lc = lowerAscii(candidate);
         std::vector<std::size_t> row(candidate.size() + 1);
         for (std::size_t j = 0; j < row.size(); ++j) row[j] = j;
         for (std::size_t i = 1; i <= word.size(); ++i) {
@@ -199,14 +200,11 @@ std::string closestName(std::string_view word, const std::vector<std::string>& k
             row[0] = i;
             for (std::size_t j = 1; j <= candidate.size(); ++j) {
                 const std::size_t above = row[j];
-                const bool same = lower(word[i - 1]) == lower(candidate[j - 1]);
+                const bool same = lw[i - 1] == lc[j - 1];
                 row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
                 diagonal = above;
             }
         }
-        std::string lw(word), lc(candidate);
-        std::transform(lw.begin(), lw.end(), lw.begin(), lower);
-        std::transform(lc.begin(), lc.end(), lc.begin(), lower);
         const bool contains = lw.size() >= 4 && lc.find(lw) != std::string::npos;
         const std::size_t distance = contains ? 1 : row.back();
         if (distance < bestDistance) {

@@ -1,6 +1,8 @@
 // --fail-on gates.
 #include "cli/gates.h"
 
+#include "cli/cli.h"
+
 #include <charconv>
 #include <cmath>
 #include <cctype>
@@ -37,8 +39,7 @@ bool parseGates(const std::string& text, Gates& gates, std::string& error) {
 
 bool looksLikeLocomotion(std::string_view name) {
     static const char* const kWords[] = {"walk", "run", "jog", "sprint", "strafe", "crawl"};
-    std::string lower(name);
-    for (char& c : lower) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    const std::string lower = lowerAscii(std::string(name));
     for (const char* word : kWords) {
         const std::string_view w = word;
         for (std::size_t at = lower.find(w); at != std::string::npos; at = lower.find(w, at + 1)) {
@@ -50,6 +51,12 @@ bool looksLikeLocomotion(std::string_view name) {
         }
     }
     return false;
+}
+
+std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons) {
+    std::string out;
+    for (const std::string& r : reasons) out += "rootbake: failed: " + file + ": " + clipLabel(clip) + ": " + r + "\n";
+    return out;
 }
 
 std::vector<std::string> failedGates(const Gates& gates, const std::string& clipName, const ClipAnalysis& analysis,

@@ -26,6 +26,9 @@ bool parseGates(const std::string& text, Gates& gates, std::string& error);
 // walk, run, jog, sprint, strafe or crawl as a word of the name ("Walk_Fwd", "mixamo.com|Running").
 bool looksLikeLocomotion(std::string_view clipName);
 
+// "rootbake: failed: walk.glb: animations[0] \"walk\": <reason>\n" for each reason, for stderr.
+std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons);
+
 // One reason per failed gate: "no-motion: named like locomotion, but no travel was found".
 std::vector<std::string> failedGates(const Gates& gates, const std::string& clipName, const ClipAnalysis& analysis,
                                      const LoopSeam& loop);

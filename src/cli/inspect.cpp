@@ -39,11 +39,8 @@ int inspect(const InspectArgs& args) {
             }
             const ClipAnalysis& a = baked->analysis;
             const std::vector<std::string> gates = failedGates(run.gates, clip.name, a, baked->loop);
-            for (const std::string& g : gates) {
-                outcome.err += "rootbake: failed: " + label + ": animations[" + std::to_string(clip.gltfIndex) +
-                               "] \"" + clip.name + "\": " + g + "\n";
-                outcome.code = combineExitCodes(outcome.code, kGateFailed);
-            }
+            outcome.err += failedGateLines(label, clip, gates);
+            if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
             Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name);
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));

@@ -14,6 +14,15 @@ int combineExitCodes(int a, int b) {
     return rank(b) > rank(a) ? b : a;
 }
 
+std::string lowerAscii(std::string text) {
+    for (char& c : text) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    return text;
+}
+
+std::string clipLabel(const Clip& clip) {
+    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
+}
+
 bool parseSource(const std::string& text, AnalysisArgs& into) {
     if (text == "auto") into.source = Source::None, into.noMotion = false;
     else if (text == "root") into.source = Source::Root, into.noMotion = false;

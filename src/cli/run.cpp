@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -22,8 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 bool isGltf(const fs::path& file) {
-    std::string ext = file.extension().string();
-    for (char& c : ext) c = c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+    const std::string ext = lowerAscii(file.extension().string());
     return ext == ".glb" || ext == ".gltf";
 }
 
