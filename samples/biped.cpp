@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <span>
 
@@ -158,6 +159,7 @@ struct Gait {
     double nod = 0.05;                   // rad, the head's CUBICSPLINE nod
     double breath = 0.0;                 // rad, chest pitch
     int keyStep = 10;                    // the key count is a multiple of this: stances start and end on keys
+    double keyRate = kFps;               // keys per second
 };
 
 const std::array<Gait, 7> kGaits{{
@@ -220,6 +222,36 @@ const std::array<Gait, 7> kGaits{{
      .breath = 0.03,
      .keyStep = 1},
 }};
+
+// The run study (samples/README.md): in-place runs over a grid of speeds, duty
+// factors, swing lifts and key rates, each one gait cycle of 0.7 m stances. The
+// keys fall where they fall (keyStep 1), as in exported motion capture.
+struct NamedGait {
+    Gait gait;
+    std::string name;
+};
+
+std::vector<NamedGait> runStudyGaits() {
+    constexpr double kStanceLength = 0.7;  // m the planted foot slides back per stance
+    std::vector<NamedGait> gaits;
+    for (const double speed : {2.5, 3.5, 5.0})
+        for (const double duty : {0.28, 0.35, 0.42})
+            for (const double liftPower : {0.5, 1.0})
+                for (const double keyRate : {24.0, 30.0, 60.0}) {
+                    Gait run = kGaits[2];  // run_inplace
+                    run.velocity = {0.0, 0.0, speed};
+                    run.duty = duty;
+                    run.duration = kStanceLength / (speed * duty);
+                    run.liftPower = liftPower;
+                    run.keyRate = keyRate;
+                    run.keyStep = 1;
+                    char name[64];
+                    std::snprintf(name, sizeof name, "run_v%.1f_duty%.2f_lift%.1f_%.0ffps", speed, duty, liftPower,
+                                  keyRate);
+                    gaits.push_back({run, name});
+                }
+    return gaits;
+}
 
 glm::dquat yaw(double angle) {
     return glm::angleAxis(angle, glm::dvec3(0.0, 1.0, 0.0));
@@ -488,7 +520,7 @@ int nodeOf(int joint) {
 Json makeAnimation(Document& doc, const Rig& rig, const Gait& gait, const std::string& name, double scale) {
     const double duration = gait.duration * scale;
     const int keys =
-        gait.keyStep * std::max(1, static_cast<int>(std::lround(duration * kFps / gait.keyStep)));
+        gait.keyStep * std::max(1, static_cast<int>(std::lround(duration * gait.keyRate / gait.keyStep)));
     const std::vector<int> rotated = linearRotationJoints(rig);
 
     std::vector<float> times, translations;
@@ -694,15 +726,22 @@ Biped makeBiped(const BipedOptions& options) {
 
     Json animations = Json::array();
     const double scale = options.durationScale > 0.0 ? options.durationScale : 1.0;
-    const int clipCount = options.clipCount > 0
-                              ? options.clipCount
-                              : std::max(1, options.clipCopies) * static_cast<int>(kGaits.size());
-    for (int i = 0; i < clipCount; ++i) {
-        const Gait& gait = kGaits[i % kGaits.size()];
-        const int copy = i / static_cast<int>(kGaits.size());
-        const std::string name = copy == 0 ? gait.name : std::string(gait.name) + "." + std::to_string(copy);
-        animations.push_back(makeAnimation(doc, rig, gait, name, scale));
-        biped.truth.push_back(truthOf(gait, name, scale));
+    std::vector<NamedGait> gaits;
+    if (options.runStudy) {
+        gaits = runStudyGaits();
+    } else {
+        const int clipCount = options.clipCount > 0
+                                  ? options.clipCount
+                                  : std::max(1, options.clipCopies) * static_cast<int>(kGaits.size());
+        for (int i = 0; i < clipCount; ++i) {
+            const Gait& gait = kGaits[i % kGaits.size()];
+            const int copy = i / static_cast<int>(kGaits.size());
+            gaits.push_back({gait, copy == 0 ? gait.name : std::string(gait.name) + "." + std::to_string(copy)});
+        }
+    }
+    for (const NamedGait& g : gaits) {
+        animations.push_back(makeAnimation(doc, rig, g.gait, g.name, scale));
+        biped.truth.push_back(truthOf(g.gait, g.name, scale));
     }
 
     Json gltf{{"asset", {{"version", "2.0"}, {"generator", "rootbake make_biped"}}},
