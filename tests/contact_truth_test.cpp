@@ -2,7 +2,8 @@
 // real motion capture gives a truth too: a corpus clip whose travel is in its
 // root's keys, baked in place, is an in-place clip whose true stride is the one
 // taken out; deducing it back from the planted feet (source forced to
-// footContact) measures the contact tracker on real data.
+// footContact) measures the contact tracker on real data. Every case compares the
+// default (the lift-off gate) with Babylon's rule (liftOffSlope 0).
 #include "biped.h"
 #include "gltf/asset.h"
 #include "support.h"
@@ -16,13 +17,13 @@ using namespace rootbake;
 
 namespace {
 
-constexpr double kLiftOffSlope = 0.5;
-
 struct Truth {
     std::string name;
     double stride = 0.0;  // the truth
-    double babylonRule = 0.0, liftOffGate = 0.0;  // deduced: liftOffSlope 0 and kLiftOffSlope
+    double babylonRule = 0.0, liftOffGate = 0.0;  // deduced: liftOffSlope 0 and the default
 };
+
+const double kDefaultSlope = Options{}.liftOffSlope;
 
 double deduce(const Rig& rig, const Clip& clip, Options options, double liftOffSlope) {
     options.liftOffSlope = liftOffSlope;
@@ -43,7 +44,7 @@ Truth inPlaceTruth(const Asset& asset, const Clip& clip, double samplesPerSecond
     deduced.forceSource = Source::FootContact;
     deduced.rootNode = "nodes[" + std::to_string(asset.rig.gltfIndex[travelling->root]) + "]";
     return {clip.name, travelling->strideLength, deduce(asset.rig, inPlace, deduced, 0.0),
-            deduce(asset.rig, inPlace, deduced, kLiftOffSlope)};
+            deduce(asset.rig, inPlace, deduced, kDefaultSlope)};
 }
 
 double error(double measured, double truth) { return (measured - truth) / truth; }
@@ -55,7 +56,7 @@ void print(const Truth& t, double rate) {
 
 }  // namespace
 
-TEST_CASE("contacts: the lift-off gate deduces the biped's in-place run within 0.5% at every sample rate") {
+TEST_CASE("contacts: by default the biped's in-place run and walk are deduced within 0.5% at every sample rate") {
     const samples::Biped biped = samples::makeBiped();
     auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
     REQUIRE(asset.ok());
@@ -68,7 +69,7 @@ TEST_CASE("contacts: the lift-off gate deduces the biped's in-place run within 0
             options.samplesPerSecond = rate;
             const double truth = biped.truth[clip.gltfIndex].strideLength;
             const Truth t{clip.name, truth, deduce(asset->rig, clip, options, 0.0),
-                          deduce(asset->rig, clip, options, kLiftOffSlope)};
+                          deduce(asset->rig, clip, options, kDefaultSlope)};
             print(t, rate);
             CHECK(std::abs(error(t.liftOffGate, truth)) <= 0.005);
         }
@@ -88,7 +89,7 @@ TEST_CASE("contacts: on real motion capture baked in place, the lift-off gate is
         {"mixamo-zup-boyquotes/Slow_Run.glb", "Armature|mixamo.com|Layer0.002"},
         {"gdquest-mannequiny/mannequiny-0.3.0.glb", "dash"},
     };
-    int better = 0;
+    bool slowRunFixed = false;
     for (const auto& c : cases) {
         auto asset = loadAsset(shared / "corpus" / c.file);
         REQUIRE(asset.ok());
@@ -108,9 +109,44 @@ TEST_CASE("contacts: on real motion capture baked in place, the lift-off gate is
             // no ranking there. Elsewhere: within half a percent of Babylon's error, or better.
             if (std::min(gate, babylon) > 0.10) continue;
             CHECK(gate <= babylon + 0.005);
-            if (gate + 0.005 < babylon) ++better;
+            if (name == "Armature|mixamo.com|Layer0.002" && rate == 60.0) slowRunFixed = gate <= 0.005;
         }
     }
-    MESSAGE(better << " of " << std::size(cases) * 2 << " deductions markedly better with the lift-off gate");
-    CHECK(better >= 2);
+    // The one run among them: Babylon's rule is 9.1% short at 60/s. (At 120/s both are
+    // 9.7% short: docs/analysis.md.)
+    CHECK(slowRunFixed);
+}
+
+// The run study (samples/README.md): 54 in-place runs over speeds, duty factors, swing
+// lifts and key rates, each at four sample rates, against v x T.
+TEST_CASE("contacts: on the run study the lift-off gate is 3 to 7 times closer to the truth than Babylon's rule") {
+    samples::BipedOptions study;
+    study.runStudy = true;
+    const samples::Biped biped = samples::makeBiped(study);
+    auto asset = loadAssetFromMemory(samples::toGlb(biped), "run-study.glb", {});
+    REQUIRE(asset.ok());
+    REQUIRE(asset->clips.size() == 54);
+    for (const double rate : {30.0, 60.0, 120.0, 240.0}) {
+        CAPTURE(rate);
+        double gateSum = 0.0, babylonSum = 0.0;
+        int within = 0;
+        for (const Clip& clip : asset->clips) {
+            CAPTURE(clip.name);
+            Options options;
+            options.samplesPerSecond = rate;
+            const double truth = biped.truth[clip.gltfIndex].strideLength;
+            const double gate = std::abs(error(deduce(asset->rig, clip, options, kDefaultSlope), truth));
+            const double babylon = std::abs(error(deduce(asset->rig, clip, options, 0.0), truth));
+            // Where Babylon's rule is right by luck (0.01%), the gate can be 1 point off.
+            CHECK(gate <= babylon + 0.011);
+            gateSum += gate;
+            babylonSum += babylon;
+            within += gate <= 0.005;
+        }
+        const double n = double(asset->clips.size());
+        std::printf("  %5.0f/s run study: mean error, Babylon's rule %.2f%%, lift-off gate %.2f%%; within 0.5%%: %d of %zu\n",
+                    rate, 100.0 * babylonSum / n, 100.0 * gateSum / n, within, asset->clips.size());
+        CHECK(gateSum / n <= 0.02);
+        CHECK(gateSum <= 0.34 * babylonSum);  // 3x at 30/s, 5-7x finer
+    }
 }

@@ -2,8 +2,8 @@
 // (../shared/expected/). Tolerances are the analyzer issue's: same source, root
 // and contact set; stride within max(1 mm, 1%); turn within 0.5 degrees; speed
 // within 1%; the track within 1% of the height at each of Babylon's samples.
-// Differences we believe are Babylon's errors are listed in kKnownDifferences,
-// each with its evidence in docs/analysis.md.
+// Differences we believe are Babylon's errors are listed below (kTurnOnTheSpot,
+// kLiftOffGate), each with its evidence in docs/analysis.md.
 #include "gltf/asset.h"
 #include "support.h"
 
@@ -40,10 +40,20 @@ glm::dvec3 trackAt(const MotionTrack& track, double t, double* yaw) {
 glm::dvec3 vec3(const Json& j) { return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()}; }
 
 // Where we differ from Babylon on purpose; docs/analysis.md gives the evidence.
-const std::set<std::string> kKnownDifferences = {
-    // A turn on the spot: Babylon's direction of travel is left over from the rejected
-    // contact measurement (speed -0.19 m/s for a clip that stays put); ours is the chord.
-    "gdquest-mannequiny/mannequiny-0.3.0.glb [8] idle_to_fight",
+// A turn on the spot: Babylon's direction of travel is left over from the rejected
+// contact measurement (speed -0.19 m/s for a clip that stays put); ours is the chord.
+const std::set<std::string> kTurnOnTheSpot = {"gdquest-mannequiny/mannequiny-0.3.0.glb [8] idle_to_fight"};
+// In-place runs: Babylon carries a lift-off step through each flight, which comes out
+// short by more the finer it samples (the biped's run 3.4% at 60/s, 13% at 480/s; the
+// run study 8.4% on average). The lift-off gate measures them 3-9% longer, and nearly
+// the same at every sample rate.
+const std::set<std::string> kLiftOffGate = {
+    "threejs-soldier/Soldier.glb [1] Run",
+    "mixamo-mixed-jsa4000/master-character.glb [14] generic-running-02-loop",
+    "mixamo-mixed-jsa4000/master-character.glb [15] generic-running-03-loop",
+    "threejs-robotexpressive/RobotExpressive.glb [6] Running",
+    "raylib-robot/robot.glb [6] Robot_Running",
+    "threejs-xbot/Xbot.glb [3] run",
 };
 
 struct Tally {
@@ -51,10 +61,11 @@ struct Tally {
     std::vector<std::string> differences;
 };
 
-void compareClip(const std::string& file, const Asset& asset, const Clip& clip, const Json& expected, Tally& tally) {
+void compareClip(const std::string& file, const Asset& asset, const Clip& clip, const Json& expected,
+                 const Options& options, const std::set<std::string>& known, Tally& tally) {
     ++tally.clips;
     const std::string where = file + " [" + std::to_string(clip.gltfIndex) + "] " + expected["name"].get<std::string>();
-    auto analysis = analyzeClip(asset.rig, clip, Options{});
+    auto analysis = analyzeClip(asset.rig, clip, options);
     if (!analysis) {
         tally.differences.push_back(where + ": analysis failed: " + analysis.error().message);
         return;
@@ -103,7 +114,7 @@ void compareClip(const std::string& file, const Asset& asset, const Clip& clip, 
         ++tally.matched;
         return;
     }
-    if (kKnownDifferences.count(where)) {
+    if (known.count(where)) {
         ++tally.known;
         return;
     }
@@ -112,10 +123,8 @@ void compareClip(const std::string& file, const Asset& asset, const Clip& clip, 
     tally.differences.push_back(line);
 }
 
-}  // namespace
-
-TEST_CASE("reference: every corpus clip matches Babylon.js's RootMotionClip") {
-    ROOTBAKE_REQUIRE_SHARED(shared);
+// Compares every corpus clip; the clips in `known` must differ, the others match.
+void compareCorpus(const std::filesystem::path& shared, const Options& options, const std::set<std::string>& known) {
     Tally tally;
     int files = 0;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(shared / "expected")) {
@@ -128,12 +137,29 @@ TEST_CASE("reference: every corpus clip matches Babylon.js's RootMotionClip") {
         ++files;
         const Json& clips = expected["clips"];
         REQUIRE(clips.size() == asset->clips.size());
-        for (size_t i = 0; i < clips.size(); ++i) compareClip(file, *asset, asset->clips[i], clips[i], tally);
+        for (size_t i = 0; i < clips.size(); ++i)
+            compareClip(file, *asset, asset->clips[i], clips[i], options, known, tally);
     }
     for (const std::string& d : tally.differences) MESSAGE(d);
     MESSAGE(tally.matched << " of " << tally.clips << " clips in " << files << " files match Babylon; "
                           << tally.known << " differ as documented");
-    CHECK(tally.known == int(kKnownDifferences.size()));  // a fixed difference must leave the list
+    CHECK(tally.known == int(known.size()));  // a fixed difference must leave the list
     CHECK(files > 20);
     CHECK(tally.differences.empty());
+}
+
+}  // namespace
+
+TEST_CASE("reference: every corpus clip matches Babylon.js's RootMotionClip") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    std::set<std::string> known = kTurnOnTheSpot;
+    known.insert(kLiftOffGate.begin(), kLiftOffGate.end());
+    compareCorpus(shared, Options{}, known);
+}
+
+TEST_CASE("reference: without the lift-off gate, the runs match Babylon.js's too") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    Options babylonRule;
+    babylonRule.liftOffSlope = 0.0;
+    compareCorpus(shared, babylonRule, kTurnOnTheSpot);
 }

@@ -117,7 +117,7 @@ void localToScene(const Rig& rig, std::span<const Transform> local, std::span<gl
 enum class Source : std::uint8_t { None, Root, FootContact };
 const char* sourceName(Source source);  // "none", "root", "footContact"
 
-// How a clip is analysed. Defaults match Babylon.js's RootMotionClip.
+// How a clip is analysed. Defaults match Babylon.js's RootMotionClip, but for liftOffSlope.
 struct Options {
     glm::dvec3 upAxis{0.0, 1.0, 0.0};  // character space, normalized before use
     double samplesPerSecond = 60.0;    // analysis samples per second of the clip
@@ -131,11 +131,12 @@ struct Options {
     std::string rootNode;              // node name or "nodes[N]"; empty: found
     std::string characterNode;         // ancestor of the root; empty: the glTF scene space
     std::vector<std::string> contactNodes;  // empty: found
-    // A contact inside the planted band that rises or sinks more than this times its
-    // horizontal step in an interval is lifting off or touching down, not planted. 0: off,
-    // as Babylon, which then carries a lift-off step through a run's flight
-    // (docs/analysis.md: contact deduction).
-    double liftOffSlope = 0.0;
+    // The lift-off gate: a contact inside the planted band that rises or sinks more than
+    // this times its horizontal step in an interval (and faster than a standing foot
+    // rocks) is lifting off or touching down, not planted, so a run's flight carries the
+    // stance's ground speed rather than the lift-off's. It re-measures only a travel
+    // Babylon's rule accepts. 0: Babylon's rule exactly (docs/analysis.md).
+    double liftOffSlope = 0.5;
     std::uint64_t maxSamples = 1u << 22;    // analysis samples per clip (bounded memory)
 };
 

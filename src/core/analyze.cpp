@@ -22,6 +22,11 @@ constexpr double kContactHeightBand = 0.1;   // contact candidates reach this cl
 constexpr double kPlantedHeightBand = 0.05;  // planted within this above its own lowest point, x height
 constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
 constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
+// The lift-off gate's speed floors, x height per second (1.4 and 1.9 m/s for a 1.7 m
+// biped): a standing foot that rocks onto its toe or settles stays planted. Touch-down
+// comes in faster than a foot peels off.
+constexpr double kLiftOffSpeed = 0.85;
+constexpr double kTouchDownSpeed = 1.1;
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
 constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
 constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
@@ -241,17 +246,24 @@ struct Analyzer {
         const int intervals = frames.count - 1;
         std::vector<glm::dvec3> steps(intervals);
         std::vector<std::uint8_t> grounded(intervals, 0);
-        auto walk = [&](bool tracking, glm::dvec3 previous) {
+        const double liftOff = kLiftOffSpeed * out.characterHeight;
+        const double touchDown = kTouchDownSpeed * out.characterHeight;
+        auto walk = [&](bool tracking, glm::dvec3 previous, bool gated) {
             for (int i = 1; i <= intervals; ++i) {
                 const double turn = yaw ? (*yaw)[i] : 0.0;
+                const double dt = frames.time(i) - frames.time(i - 1);
                 double best = std::numeric_limits<double>::infinity();
                 glm::dvec3 chosen(0.0);
                 for (size_t c = 0; c < contacts.size(); ++c) {
                     if (!planted(c, i - 1) || !planted(c, i)) continue;
                     const glm::dvec3 step = horizontal(frames.at(i - 1, contacts[c]) - frames.at(i, contacts[c]), up);
-                    if (options.liftOffSlope > 0.0) {
+                    if (gated) {
+                        // Still inside the band, but leaving the ground (or reaching it):
+                        // steep against its step, and fast for a foot that stands.
                         const double rise = glm::dot(frames.at(i, contacts[c]) - frames.at(i - 1, contacts[c]), up);
-                        if (std::abs(rise) > options.liftOffSlope * glm::length(step)) continue;
+                        if (std::abs(rise) > options.liftOffSlope * glm::length(step) &&
+                            std::abs(rise) > (rise > 0.0 ? liftOff : touchDown) * dt)
+                            continue;
                     }
                     const glm::dvec3 unturned = rotateAboutUp(step, -turn, up);
                     const glm::dvec3 d = tracking ? unturned - previous : unturned;
@@ -266,28 +278,63 @@ struct Analyzer {
                 if (tracking) previous = steps[i - 1];
             }
         };
-        walk(false, glm::dvec3(0.0));
+        walk(false, glm::dvec3(0.0), false);
         glm::dvec3 reference(0.0);
         int groundedCount = 0;
         for (int i = 0; i < intervals; ++i)
             if (grounded[i]) reference += steps[i], ++groundedCount;
         if (groundedCount > 0) reference /= groundedCount;
-        walk(true, reference);
+
+        struct Travel {
+            glm::dvec3 travelled{0.0};
+            double straightness = 0.0;
+        };
+        auto measure = [&]() {
+            Travel t;
+            glm::dvec3 heading(0.0);
+            double pathLength = 0.0;
+            for (int i = 1; i <= intervals; ++i) {
+                heading += steps[i - 1];
+                pathLength += glm::length(steps[i - 1]);
+                t.travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
+            }
+            t.straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
+            return t;
+        };
+        auto accepted = [&](const Travel& t) {
+            return glm::length(t.travelled) >= minimumTravel && t.straightness >= kMinimumStraightness;
+        };
+
+        // Whether the clip travels is Babylon's rule's call; the gate only re-measures a
+        // travel that rule accepts, and is dropped if its own measure would not pass.
+        walk(true, reference, false);
+        Travel travel = measure();
+        if (options.liftOffSlope > 0.0 && accepted(travel)) {
+            const std::vector<glm::dvec3> ungated = steps;
+            const Travel ungatedTravel = travel;
+            walk(true, reference, true);
+            travel = measure();
+            const double gatedLength = glm::length(travel.travelled);
+            const double ungatedLength = glm::length(ungatedTravel.travelled);
+            if (accepted(travel)) {
+                if (std::abs(gatedLength - ungatedLength) > 1e-6 * std::max(ungatedLength, 1e-9))
+                    out.reason += "; lift-off gate: travel " + num(gatedLength) + " (ungated " + num(ungatedLength) + ")";
+            } else {
+                steps = ungated;
+                travel = ungatedTravel;
+            }
+        }
 
         std::vector<glm::dvec3> translation(frames.count, glm::dvec3(0.0));
-        glm::dvec3 travelled(0.0), heading(0.0);
-        double pathLength = 0.0;
+        glm::dvec3 travelled(0.0);
         for (int i = 1; i <= intervals; ++i) {
-            heading += steps[i - 1];
-            pathLength += glm::length(steps[i - 1]);
             travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
             translation[i] = travelled;
         }
-        const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
-        const double travelledLength = glm::length(travelled);
-        if (travelledLength > 0.0) out.travelDirection = travelled / travelledLength;
-        const double distance = glm::dot(travelled, out.travelDirection);
-        if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
+        const double straightness = travel.straightness;
+        const double distance = glm::length(travelled);
+        if (distance > 0.0) out.travelDirection = travelled / distance;
+        if (!forced && !accepted(travel)) {
             out.travelDirection = {0, 0, 1};
             out.reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
                           num(straightness, 3) + " (minimum " + num(kMinimumStraightness, 2) + ")";
