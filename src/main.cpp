@@ -74,7 +74,15 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& a) {
     number("--min-turn", a.minTurnDegrees, 0, 1e6, "Minimum turn per cycle, degrees (10)");
     number("--snap-angle", a.snapAngleDegrees, 0, 90, "Snap the direction to an axis within, degrees");
     number("--samples-per-second", a.samplesPerSecond, 1, 10000, "Analysis samples per second (60)");
-    number("--lift-off-slope", a.liftOffSlope, 0, 1e6, "Lift-off gate: contacts rising or sinking steeper than this x their step are not planted (default 0.5; 0: Babylon's rule)");
+    cmd.add_option_function<std::string>(
+           "--contact-rule",
+           [&a](const std::string& v) {
+               ContactRule rule;
+               if (!parseContactRule(v, rule)) throw CLI::ValidationError("--contact-rule", "expected stance or babylon");
+               a.contactRule = rule;
+           },
+           "stance (default): limb ends and their stances; babylon: Babylon.js's lowest leaves")
+        ->group(group);
 }
 
 // Inputs and the options of every command that reads assets.

@@ -36,7 +36,8 @@ struct AnalysisArgs {
     std::optional<int> extractRotation;  // -1 auto, 0 off, 1 on
     std::optional<bool> lateral;
     std::optional<glm::dvec3> upAxis;
-    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond, liftOffSlope;
+    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond;
+    std::optional<ContactRule> contactRule;
 };
 
 // Parsers shared by the command line and the config file; false: not a value of theirs.
@@ -44,6 +45,7 @@ struct AnalysisArgs {
 bool parseSource(const std::string& text, AnalysisArgs& into);
 bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
+bool parseContactRule(const std::string& text, ContactRule& rule);  // stance or babylon
 
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);

@@ -90,6 +90,16 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
     return frames;
 }
 
+std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
+    std::vector<std::uint8_t> under(rig.size(), base < 0 ? 1 : 0);
+    if (base < 0) return under;
+    for (int i = base + 1; i < rig.size(); ++i) {
+        const int p = rig.parent[i];
+        under[i] = p >= 0 && (p == base || under[p]);  // parent-first: the parent is settled
+    }
+    return under;
+}
+
 glm::dmat4 invertTransform(const glm::dmat4& m) {
     const glm::dvec3 x(m[0]), y(m[1]), z(m[2]);
     const double lx = glm::length(x), ly = glm::length(y), lz = glm::length(z);

@@ -54,11 +54,20 @@ Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int
     out["track"] = std::move(track);
 
     out["contacts"] = Json::array();
-    for (const ContactPlanting& c : a.planting) {
+    const ContactEvidence& e = a.evidence;
+    for (size_t i = 0; i < a.planting.size(); ++i) {
+        const ContactPlanting& c = a.planting[i];
         Json planted = Json::array();
         for (const PlantedInterval& p : c.planted) planted.push_back(Json::array({p.start, p.end}));
-        out["contacts"].push_back(Json{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}});
+        Json contact{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}};
+        if (i < e.stanceShare.size()) contact["stanceShare"] = e.stanceShare[i];
+        out["contacts"].push_back(std::move(contact));
     }
+    if (a.source == Source::FootContact)
+        out["contactEvidence"] = Json{{"flightShare", e.flightShare},
+                                      {"speedSpread", e.speedSpread},
+                                      {"touchDowns", e.touchDowns},
+                                      {"stridePerCycle", e.stridePerCycle}};
     out["loop"] = Json{{"positionError", loop.position},
                        {"positionErrorFraction", loop.positionFraction},
                        {"rotationErrorDegrees", loop.rotationDegrees},
