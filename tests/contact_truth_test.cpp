@@ -74,7 +74,7 @@ TEST_CASE("contacts: by default the biped's in-place run and walk are deduced wi
     }
 }
 
-TEST_CASE("contacts: on real motion capture baked in place, the stance reading is closer than Babylon's rule or near it") {
+TEST_CASE("contacts: on real motion capture baked in place, the stance reading is as close as Babylon's rule or closer") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const struct {
         const char* file;
@@ -105,9 +105,13 @@ TEST_CASE("contacts: on real motion capture baked in place, the stance reading i
             const double babylon = std::abs(error(t.babylonRule, t.stride));
             // A jump's, a sneak's or a dash's long flight defeats both rules: no ranking there.
             if (std::min(stance, babylon) > 0.10) continue;
-            // Elsewhere never more than 2.5 points behind: the push's feet slide 5% of its
-            // stride (../shared/truth/README.md), which Babylon's rule happens to over-read.
-            CHECK(stance <= babylon + 0.025);
+            if (name == "generic-pushing-01-loop") {
+                // Its stance speed changes 2x within a step: a known limit (docs/analysis.md),
+                // checked so that a fix shows.
+                CHECK(stance > babylon);
+                continue;
+            }
+            CHECK(stance <= babylon + 0.005);
             if (name == "Armature|mixamo.com|Layer0.002") fasterRunCloser += stance < babylon;
         }
     }
@@ -139,8 +143,7 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
             fewest[clip.gltfIndex] = std::min(fewest[clip.gltfIndex], stride);
             most[clip.gltfIndex] = std::max(most[clip.gltfIndex], stride);
             const double babylon = std::abs(error(deduce(asset->rig, clip, options, ContactRule::Babylon), truth));
-            // Where Babylon's rule is right by luck (0.01%), the stance reading can be 1 point off.
-            CHECK(stanceError <= babylon + 0.011);
+            CHECK(stanceError <= babylon + 0.005);
             stanceSum += stanceError;
             worst = std::max(worst, stanceError);
             babylonSum += babylon;
@@ -149,8 +152,8 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
         const double n = double(asset->clips.size());
         std::printf("  %5.0f/s run study: mean error, Babylon's rule %.2f%%, stance %.2f%%, worst %.2f%%; within 0.5%%: %d of %zu\n",
                     rate, 100.0 * babylonSum / n, 100.0 * stanceSum / n, 100.0 * worst, within, asset->clips.size());
-        CHECK(stanceSum / n <= 0.01);
-        CHECK(stanceSum <= 0.2 * babylonSum);  // 7x closer at 30/s, 14-28x finer
+        CHECK(worst <= 0.01);  // every lift profile and key rate within 1%
+        CHECK(stanceSum <= 0.05 * babylonSum);  // 20x closer at 30/s, 70-200x finer
     }
     // A true stride does not depend on the sampling: the spread of each clip's stride over
     // 30, 60, 120 and 240 samples per second, against its truth.
@@ -162,5 +165,6 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
     }
     std::printf("  run study: stride spread over 30-240 samples/s, mean %.2f%%, worst %.2f%%\n",
                 100.0 * spreadSum / asset->clips.size(), 100.0 * worstSpread);
-    CHECK(spreadSum / asset->clips.size() <= 0.01);
+    CHECK(spreadSum / asset->clips.size() <= 0.005);
+    CHECK(worstSpread <= 0.015);
 }

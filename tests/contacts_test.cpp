@@ -189,8 +189,9 @@ TEST_CASE("contacts: on every corpus rig the contacts are limb ends that carry t
 
 // ../shared/truth: real walks and runs made in place, their real travel as the truth.
 // The issue's bar: every clip found; within 5% of its truth, or within its own foot slip
-// (what even the stillest planted foot misses) plus a point. The push misses it: listed,
-// and checked to still miss, so that a fix has to take it off the list.
+// (what even the stillest planted foot misses) plus a point. The push with its hips
+// locked misses it (docs/analysis.md, "Known limits"): listed, and checked to still miss,
+// so that a fix has to take it off the list.
 TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its own foot slip") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const std::filesystem::path cases = shared / "truth" / "cases";
@@ -200,7 +201,7 @@ TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its o
     }
     std::ifstream in(cases / "truth.json");
     const nlohmann::json truth = nlohmann::json::parse(in);
-    const std::set<std::string> misses = {"generic-pushing-01-loop ramp", "generic-pushing-01-loop locked"};
+    const std::set<std::string> misses = {"generic-pushing-01-loop locked"};
     std::vector<double> errors;
     int missed = 0;
     for (const nlohmann::json& entry : truth["clips"]) {
@@ -228,5 +229,7 @@ TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its o
     CHECK(missed == int(misses.size()));
     std::sort(errors.begin(), errors.end());
     REQUIRE(!errors.empty());
-    MESSAGE("median |error| " << 100.0 * errors[errors.size() / 2] << "% over " << errors.size() << " clips");
+    const size_t middle = errors.size() / 2;
+    const double median = errors.size() % 2 ? errors[middle] : (errors[middle - 1] + errors[middle]) / 2.0;
+    MESSAGE("median |error| " << 100.0 * median << "% over " << errors.size() << " clips");
 }

@@ -70,12 +70,11 @@ const std::set<std::string> kContactSet = {
 // The same feet, read by their stances: a flight carries the stances' ground speed, not a
 // lift-off's step (the runs: Babylon's is short by more the finer it samples), and a foot
 // that slides off the ground speed is not read as planted (the walks with sliding feet).
+// Every clean walk of the corpus stays within Babylon's tolerances.
 const std::set<std::string> kStanceReading = {
     "threejs-soldier/Soldier.glb [1] Run",
-    "threejs-soldier/Soldier.glb [3] Walk",
     "mixamo-mixed-jsa4000/master-character.glb [14] generic-running-02-loop",
     "mixamo-mixed-jsa4000/master-character.glb [15] generic-running-03-loop",
-    "mixamo-mixed-jsa4000/master-character.glb [20] generic-walking-02-loop",
     "threejs-robotexpressive/RobotExpressive.glb [6] Running",
     "raylib-robot/robot.glb [6] Robot_Running",
     "threejs-xbot/Xbot.glb [3] run",

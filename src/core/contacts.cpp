@@ -28,6 +28,9 @@ constexpr double kStanceSpeedTolerance = 0.25;
 // 80-100 ms, a galloping horse's about 100 ms); a swinging hand or foot that only passes
 // through the ground's velocity matches it for a moment.
 constexpr double kMinimumStance = 0.06;
+// The noise of a motion-captured foot's steps within a stance, as a fraction of its speed:
+// a stance's end step slower than its median by more is the foot, not the ground.
+constexpr double kStanceEdgeSlowdown = 0.05;
 // x height per second: slower than this is standing, not travelling (1.7 cm/s for a 1.7 m
 // character); the scale of the stance tolerance when the ground barely moves.
 constexpr double kStandingSpeed = 0.01;
@@ -320,6 +323,7 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
     const double floor = kStandingSpeed * height * dt;
     const glm::dvec3 ground = groundStepCluster(lowSteps, floor);
     const double tolerance = kStanceSpeedTolerance * std::max(glm::length(ground), floor);
+    const glm::dvec3 groundDirection = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
     for (size_t c = 0; c < count; ++c) {
         for (int i = 0; i < intervals; ++i)
             out.stance[c][i] = low[c][i] && glm::length(steps[c][i] - ground) <= tolerance;
@@ -327,6 +331,17 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
         for (const auto& [first, last] : runsOf(out.stance[c]))
             if ((last - first + 1) * dt < kMinimumStance && first > 0 && last < intervals - 1)
                 std::fill(out.stance[c].begin() + first, out.stance[c].begin() + last + 1, 0);
+        // A stance's first and last steps that are slower than its median are the foot
+        // settling and lifting, not the ground: the body is at its fastest there (it brakes
+        // after touch-down and pushes before lift-off). Interpolated like a flight.
+        for (auto [first, last] : runsOf(out.stance[c])) {
+            const double median = glm::dot(medianStep(steps[c], first, last), groundDirection);
+            auto settling = [&](int i) {
+                return glm::dot(steps[c][i], groundDirection) < (1.0 - kStanceEdgeSlowdown) * median;
+            };
+            while (first <= last && settling(first)) out.stance[c][first++] = 0;
+            while (last >= first && settling(last)) out.stance[c][last--] = 0;
+        }
     }
     for (int i = 0; i < intervals; ++i) {
         double best = std::numeric_limits<double>::infinity();
