@@ -168,3 +168,29 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
     CHECK(spreadSum / asset->clips.size() <= 0.005);
     CHECK(worstSpread <= 0.015);
 }
+
+// The gait study (samples/README.md): shuffles, a crouch, backwards and sideways walks,
+// a low jog, a sprint and a gentle lift, at 24, 30 and 60 fps keys.
+TEST_CASE("contacts: every gait of the gait study is deduced within 1% at every sample rate") {
+    samples::BipedOptions options;
+    options.gaitStudy = true;
+    const samples::Biped biped = samples::makeBiped(options);
+    auto asset = loadAssetFromMemory(samples::toGlb(biped), "gait-study.glb", {});
+    REQUIRE(asset.ok());
+    REQUIRE(asset->clips.size() == 24);
+    double worst = 0.0, worstBabylon = 0.0;
+    for (const Clip& clip : asset->clips) {
+        for (const double rate : {30.0, 60.0, 120.0, 240.0}) {
+            CAPTURE(clip.name);
+            CAPTURE(rate);
+            Options o;
+            o.samplesPerSecond = rate;
+            const double truth = biped.truth[clip.gltfIndex].strideLength;
+            const double stance = std::abs(error(deduce(asset->rig, clip, o, ContactRule::Stance), truth));
+            CHECK(stance <= 0.01);
+            worst = std::max(worst, stance);
+            worstBabylon = std::max(worstBabylon, std::abs(error(deduce(asset->rig, clip, o, ContactRule::Babylon), truth)));
+        }
+    }
+    std::printf("  gait study: worst error %.2f%% (Babylon's rule %.2f%%)\n", 100.0 * worst, 100.0 * worstBabylon);
+}
