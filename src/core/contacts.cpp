@@ -374,12 +374,16 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
         fastest = std::max(fastest, speed);
         slowest = std::min(slowest, speed);
         speeds += speed;
-        // A touch-down: a stance in a new spell low (the foot rose out of the band since).
-        for (const auto& [first, lastLow] : runsOf(low[c])) {
-            bool stood = false;
-            for (int i = first; i <= lastLow && !stood; ++i) stood = out.stance[c][i];
-            e.touchDowns += stood;
-        }
+        // A touch-down: a stance in a new spell low (the foot rose out of the band since). A
+        // spell that runs over the clip's end into its start is one, the clip being a cycle.
+        const std::vector<std::pair<int, int>> spells = runsOf(low[c]);
+        std::vector<std::uint8_t> stood(spells.size(), 0);
+        for (size_t r = 0; r < spells.size(); ++r)
+            for (int i = spells[r].first; i <= spells[r].second && !stood[r]; ++i) stood[r] = out.stance[c][i];
+        e.touchDowns += int(std::count(stood.begin(), stood.end(), 1));
+        if (spells.size() >= 2 && spells.front().first == 0 && spells.back().second == intervals - 1 &&
+            stood.front() && stood.back())
+            --e.touchDowns;
     }
     e.flightShare = 1.0 - double(std::count(known.begin(), known.end(), 1)) / intervals;
     if (e.steppingContacts >= 2 && speeds > 0.0)
