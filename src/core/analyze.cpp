@@ -1,7 +1,7 @@
 // analyzeClip: root, character space, height, turn, travel and contacts of a
 // clip, by the rules of Babylon.js's RootMotionClip (see docs/analysis.md).
-#include "core/contacts.h"
-#include "core/frames.h"
+#include "contacts.h"
+#include "frames.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The contact stages: which limb ends carry the body, and the travel their
 // stances give. docs/analysis.md, "Contacts", says why each rule and constant.
-#include "core/contacts.h"
+#include "contacts.h"
 
 #include <algorithm>
 #include <cmath>

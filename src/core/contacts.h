@@ -4,7 +4,7 @@
 // model and every constant's physical meaning.
 #pragma once
 
-#include "core/frames.h"
+#include "frames.h"
 
 #include <string>
 #include <vector>

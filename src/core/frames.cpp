@@ -1,4 +1,4 @@
-#include "core/frames.h"
+#include "frames.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
