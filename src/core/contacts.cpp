@@ -155,7 +155,6 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
         if (l.lowest > legGround + kContactHeightBand * height) continue;
         set.nodes.push_back(l.node);
         set.lowest.push_back(l.lowest);
-        set.legLength = std::max(set.legLength, l.top - l.rest);
     }
     if (!arms.empty())
         reason += "; left out, hanging from higher than the legs: " + list(rig, arms);
@@ -209,11 +208,9 @@ std::pair<std::vector<std::vector<glm::dvec3>>, std::vector<std::vector<std::uin
     return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
 }
 
-StanceTravel noTravel(int intervals, size_t contacts) {
+StanceTravel noTravel(int intervals) {
     StanceTravel out;
     out.steps.assign(std::max(intervals, 0), glm::dvec3(0.0));
-    out.supported.assign(std::max(intervals, 0), 0);
-    out.stance.assign(contacts, std::vector<std::uint8_t>(std::max(intervals, 0), 0));
     return out;
 }
 
@@ -308,65 +305,51 @@ void interpolateGaps(std::vector<glm::dvec3>& steps, const std::vector<std::uint
 
 }  // namespace
 
-StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                                 const glm::dvec3& up, double height, double firstKey) {
-    const int intervals = frames.count - 1;
-    const size_t count = contacts.nodes.size();
-    StanceTravel out = noTravel(intervals, count);
-    if (count == 0 || intervals <= 0) return out;
-    const auto [steps, low] = readContacts(frames, contacts, yaw, up, height);
-    std::vector<glm::dvec3> lowSteps;
-    for (size_t c = 0; c < count; ++c)
-        for (int i = 0; i < intervals; ++i)
-            if (low[c][i]) lowSteps.push_back(steps[c][i]);
-    const double dt = (frames.to - frames.from) / intervals;
-    const double floor = kStandingSpeed * height * dt;
-    const glm::dvec3 ground = groundStepCluster(lowSteps, floor);
-    const double tolerance = kStanceSpeedTolerance * std::max(glm::length(ground), floor);
-    const glm::dvec3 groundDirection = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
-    for (size_t c = 0; c < count; ++c) {
-        for (int i = 0; i < intervals; ++i)
-            out.stance[c][i] = low[c][i] && glm::length(steps[c][i] - ground) <= tolerance;
+namespace {
+
+using PerContact = std::vector<std::vector<std::uint8_t>>;  // [contact][interval]
+
+// Where each contact is in stance: low, within the tolerance of the ground step, for at
+// least kMinimumStance, its slow settling and lifting steps left out.
+PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
+                       const glm::dvec3& ground, double tolerance, double dt) {
+    const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
+    PerContact stance(steps.size());
+    for (size_t c = 0; c < steps.size(); ++c) {
+        const int intervals = int(steps[c].size());
+        stance[c].resize(intervals);
+        for (int i = 0; i < intervals; ++i) stance[c][i] = low[c][i] && glm::length(steps[c][i] - ground) <= tolerance;
         // Moments are not stances (the clip's ends cut a stance short, so they keep theirs).
-        for (const auto& [first, last] : runsOf(out.stance[c]))
+        for (const auto& [first, last] : runsOf(stance[c]))
             if ((last - first + 1) * dt < kMinimumStance && first > 0 && last < intervals - 1)
-                std::fill(out.stance[c].begin() + first, out.stance[c].begin() + last + 1, 0);
+                std::fill(stance[c].begin() + first, stance[c].begin() + last + 1, 0);
         // A stance's first and last steps that are slower than its median are the foot
         // settling and lifting, not the ground: the body is at its fastest there (it brakes
         // after touch-down and pushes before lift-off). Interpolated like a flight.
-        for (auto [first, last] : runsOf(out.stance[c])) {
-            const double median = glm::dot(medianStep(steps[c], first, last), groundDirection);
-            auto settling = [&](int i) {
-                return glm::dot(steps[c][i], groundDirection) < (1.0 - kStanceEdgeSlowdown) * median;
-            };
-            while (first <= last && settling(first)) out.stance[c][first++] = 0;
-            while (last >= first && settling(last)) out.stance[c][last--] = 0;
+        for (auto [first, last] : runsOf(stance[c])) {
+            const double median = glm::dot(medianStep(steps[c], first, last), direction);
+            auto settling = [&](int i) { return glm::dot(steps[c][i], direction) < (1.0 - kStanceEdgeSlowdown) * median; };
+            while (first <= last && settling(first)) stance[c][first++] = 0;
+            while (last >= first && settling(last)) stance[c][last--] = 0;
         }
     }
-    for (int i = 0; i < intervals; ++i) {
-        double best = std::numeric_limits<double>::infinity();
-        for (size_t c = 0; c < count; ++c) {
-            if (!out.stance[c][i]) continue;
-            const double off = glm::length(steps[c][i] - ground);
-            if (off < best) best = off, out.steps[i] = steps[c][i];
-        }
-        out.supported[i] = best < std::numeric_limits<double>::infinity();
-    }
-    // Before its first key a clip holds its first pose: the character stands still there.
-    std::vector<std::uint8_t> known = out.supported;
-    for (int i = 0; i < intervals && frames.time(i + 1) <= firstKey; ++i)
-        if (!known[i]) known[i] = 1, out.steps[i] = glm::dvec3(0.0);
-    interpolateGaps(out.steps, known);
+    return stance;
+}
 
-    // The evidence.
-    ContactEvidence& e = out.evidence;
+// Stance shares, speed spread and touch-downs of the contacts; the flight share from
+// `known`, the intervals whose ground step was measured or held.
+ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
+                                const PerContact& stance, const std::vector<std::uint8_t>& known,
+                                const glm::dvec3& ground) {
+    ContactEvidence e;
     const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
+    const int intervals = int(known.size());
     double fastest = 0.0, slowest = std::numeric_limits<double>::infinity(), speeds = 0.0;
-    for (size_t c = 0; c < count; ++c) {
+    for (size_t c = 0; c < steps.size(); ++c) {
         double along = 0.0;
         int stanceIntervals = 0;
         for (int i = 0; i < intervals; ++i)
-            if (out.stance[c][i]) along += glm::dot(steps[c][i], direction), ++stanceIntervals;
+            if (stance[c][i]) along += glm::dot(steps[c][i], direction), ++stanceIntervals;
         e.stanceShare.push_back(double(stanceIntervals) / intervals);
         if (stanceIntervals == 0) continue;
         ++e.steppingContacts;
@@ -379,15 +362,51 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
         const std::vector<std::pair<int, int>> spells = runsOf(low[c]);
         std::vector<std::uint8_t> stood(spells.size(), 0);
         for (size_t r = 0; r < spells.size(); ++r)
-            for (int i = spells[r].first; i <= spells[r].second && !stood[r]; ++i) stood[r] = out.stance[c][i];
+            for (int i = spells[r].first; i <= spells[r].second && !stood[r]; ++i) stood[r] = stance[c][i];
         e.touchDowns += int(std::count(stood.begin(), stood.end(), 1));
         if (spells.size() >= 2 && spells.front().first == 0 && spells.back().second == intervals - 1 &&
             stood.front() && stood.back())
             --e.touchDowns;
     }
     e.flightShare = 1.0 - double(std::count(known.begin(), known.end(), 1)) / intervals;
-    if (e.steppingContacts >= 2 && speeds > 0.0)
-        e.speedSpread = (fastest - slowest) / (speeds / e.steppingContacts);
+    if (e.steppingContacts >= 2 && speeds > 0.0) e.speedSpread = (fastest - slowest) / (speeds / e.steppingContacts);
+    return e;
+}
+
+}  // namespace
+
+StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                                 const glm::dvec3& up, double height, double firstKey) {
+    const int intervals = frames.count - 1;
+    const size_t count = contacts.nodes.size();
+    StanceTravel out = noTravel(intervals);
+    if (count == 0 || intervals <= 0) return out;
+    const auto [steps, low] = readContacts(frames, contacts, yaw, up, height);
+    std::vector<glm::dvec3> lowSteps;
+    for (size_t c = 0; c < count; ++c)
+        for (int i = 0; i < intervals; ++i)
+            if (low[c][i]) lowSteps.push_back(steps[c][i]);
+    const double dt = (frames.to - frames.from) / intervals;
+    const double floor = kStandingSpeed * height * dt;
+    const glm::dvec3 ground = groundStepCluster(lowSteps, floor);
+    const double tolerance = kStanceSpeedTolerance * std::max(glm::length(ground), floor);
+    const PerContact stance = markStances(steps, low, ground, tolerance, dt);
+
+    // Each interval's ground step: the stance contact's closest to the ground's; before
+    // the clip's first key it holds its first pose and the character stands; the rest
+    // (flights) interpolated.
+    std::vector<std::uint8_t> known(intervals, 0);
+    for (int i = 0; i < intervals; ++i) {
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t c = 0; c < count; ++c) {
+            if (!stance[c][i]) continue;
+            const double off = glm::length(steps[c][i] - ground);
+            if (off < best) best = off, out.steps[i] = steps[c][i], known[i] = 1;
+        }
+        if (!known[i] && frames.time(i + 1) <= firstKey) known[i] = 1;  // out.steps[i] stays 0
+    }
+    interpolateGaps(out.steps, known);
+    out.evidence = describeStances(steps, low, stance, known, ground);
     return out;
 }
 
@@ -395,11 +414,12 @@ StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contact
                                  const glm::dvec3& up, double height) {
     const int intervals = frames.count - 1;
     const size_t count = contacts.nodes.size();
-    StanceTravel out = noTravel(intervals, count);
+    StanceTravel out = noTravel(intervals);
     if (count == 0 || intervals <= 0) return out;
     const auto [steps, low] = readContacts(frames, contacts, yaw, up, height);
     // A first pass averages the slowest planted contact's step; the second follows the
     // planted contact closest to the step before, and a flight carries the last step.
+    std::vector<std::uint8_t> supported(intervals, 0);
     auto walk = [&](bool tracking, glm::dvec3 previous) {
         for (int i = 0; i < intervals; ++i) {
             double best = std::numeric_limits<double>::infinity();
@@ -409,7 +429,7 @@ StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contact
                 const glm::dvec3 d = tracking ? steps[c][i] - previous : steps[c][i];
                 if (glm::dot(d, d) < best) best = glm::dot(d, d), chosen = int(c);
             }
-            out.supported[i] = chosen >= 0;
+            supported[i] = chosen >= 0;
             out.steps[i] = chosen >= 0 ? steps[chosen][i] : previous;
             if (tracking) previous = out.steps[i];
         }
@@ -418,16 +438,15 @@ StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contact
     glm::dvec3 reference(0.0);
     int supportedCount = 0;
     for (int i = 0; i < intervals; ++i)
-        if (out.supported[i]) reference += out.steps[i], ++supportedCount;
+        if (supported[i]) reference += out.steps[i], ++supportedCount;
     if (supportedCount > 0) reference /= supportedCount;
     walk(true, reference);
-    out.stance = low;
     ContactEvidence& e = out.evidence;
     for (size_t c = 0; c < count; ++c) {
         e.stanceShare.push_back(double(std::count(low[c].begin(), low[c].end(), 1)) / intervals);
         e.steppingContacts += e.stanceShare.back() > 0.0;
     }
-    e.flightShare = 1.0 - double(std::count(out.supported.begin(), out.supported.end(), 1)) / intervals;
+    e.flightShare = 1.0 - double(std::count(supported.begin(), supported.end(), 1)) / intervals;
     return out;
 }
 

@@ -14,7 +14,6 @@ namespace rootbake::core {
 struct ContactSet {
     std::vector<int> nodes;      // rig indices
     std::vector<double> lowest;  // per node: its lowest height over the clip, along up
-    double legLength = 0.0;      // the longest hang of a contact below its limb's top: the scale of a step
     std::string reason;          // what was kept and what was left out, and why
 };
 
@@ -33,14 +32,10 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
 ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up);
 
 struct StanceTravel {
-    // Per interval i (between samples i and i + 1): the ground step with the turn so
-    // far undone, in character space, and whether a contact was in stance there.
+    // Per interval i (between samples i and i + 1): the ground step with the turn so far
+    // undone, in character space.
     std::vector<glm::dvec3> steps;
-    std::vector<std::uint8_t> supported;
-    // Per contact, per sample: in stance (planted and moving with the ground).
-    std::vector<std::vector<std::uint8_t>> stance;
     ContactEvidence evidence;
-    std::string reason;
 };
 
 // Stance from motion: a planted contact is low and gives up ground at the
