@@ -309,6 +309,13 @@ namespace {
 
 using PerContact = std::vector<std::vector<std::uint8_t>>;  // [contact][interval]
 
+bool together(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& direction, const glm::dvec3& ground,
+              double tolerance) {
+    const double slowest = glm::length(ground) - tolerance;
+    return glm::dot(a, direction) >= slowest && glm::dot(b, direction) >= slowest &&
+           glm::length(a - b) <= kStanceSpeedTolerance * std::max(glm::length(a), glm::length(b));
+}
+
 // Where each contact is in stance: low, within the tolerance of the ground step, for at
 // least kMinimumStance, its slow settling and lifting steps left out.
 PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
@@ -319,6 +326,12 @@ PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const 
         const int intervals = int(steps[c].size());
         stance[c].resize(intervals);
         for (int i = 0; i < intervals; ++i) stance[c][i] = low[c][i] && glm::length(steps[c][i] - ground) <= tolerance;
+        // Double support: two low contacts that move back together, within the tolerance of
+        // each other and no slower than a stance, stand on one ground, whatever its speed
+        // there (a push speeds up and slows down within a step far more than a gait).
+        for (int i = 0; i < intervals; ++i)
+            for (size_t d = 0; d < steps.size() && low[c][i] && !stance[c][i]; ++d)
+                stance[c][i] = d != c && low[d][i] && together(steps[c][i], steps[d][i], direction, ground, tolerance);
         // Moments are not stances (the clip's ends cut a stance short, so they keep theirs).
         for (const auto& [first, last] : runsOf(stance[c]))
             if ((last - first + 1) * dt < kMinimumStance && first > 0 && last < intervals - 1)
