@@ -302,3 +302,35 @@ TEST_CASE("root bone: every corpus root clip keeps every node's world pose at ev
                     << " of the height");
     CHECK(checked >= 14);
 }
+
+TEST_CASE("root bone: the command line: the default name, a refusal in one line that writes nothing") {
+    test::TempDir dir("rootbone-cli");
+    const samples::Biped biped = samples::makeBiped();
+    test::writeBytes(dir.path / "biped.glb", samples::toGlb(biped));
+    const fs::path out = dir.path / "out";
+    fs::create_directories(out);
+
+    test::Exit e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                                " --root-bone");
+    INFO(e.output);
+    REQUIRE(e.code == 0);
+    const std::string sidecarText = test::readText(out / "walk.rootmotion.json");
+    const Json sidecar = Json::parse(sidecarText);
+    CHECK(sidecar["rootBone"] == Json{{"name", "root"}, {"index", 26}});  // 26 nodes in the biped
+    fs::remove_all(out);
+    fs::create_directories(out);
+
+    e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                     " --root-bone=Hips");
+    CHECK(e.code == 2);
+    CHECK(e.output == "rootbake: error: " + (dir.path / "biped.glb").string() +
+                          ": nodes[1] \"Hips\": a node of the root bone's name exists already; pass --root-bone "
+                          "with another name\n");
+    CHECK(test::listing(out).empty());
+
+    e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                     " --keep-source --root-bone");
+    CHECK(e.code == 1);
+    CHECK(e.output.find("--root-bone and --keep-source exclude each other") != std::string::npos);
+    CHECK(test::listing(out).empty());
+}
