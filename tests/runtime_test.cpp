@@ -491,38 +491,35 @@ TEST_CASE("turning: the delta is expressed in the character's frame at the start
 
 // ---- blending ---------------------------------------------------------------------------------------
 
+// The blend of `clips` moves by `translation` and turns by `yaw` about +Y.
+void checkBlend(std::initializer_list<rt::Contribution> clips, Vec3 translation, double yaw) {
+    const rt::RootDelta blended = rt::blendDeltas(std::span(clips.begin(), clips.size()));
+    checkNear(blended.translation, translation);
+    CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
+}
+
 TEST_CASE("blending: weighted shares, normalized above a total of one; additive on top; turn as a sum") {
     const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
     const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
-    const auto check = [](std::initializer_list<rt::Contribution> clips, Vec3 translation, double yaw) {
-        const rt::RootDelta blended = rt::blendDeltas(std::span(clips.begin(), clips.size()));
-        checkNear(blended.translation, translation);
-        CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
-    };
-    check({{walk, 0.5}, {run, 0.5}}, {0.5, 0, 1.5}, 0.3);                  // the mean
-    check({{walk, 1.0}, {run, 1.0}}, {0.5, 0, 1.5}, 0.3);                  // normalized to the mean
-    check({{walk, 0.25}, {run, 0.25}}, {0.25, 0, 0.75}, 0.15);             // below one: not normalized
-    check({{walk, 2.0}, {run, 1.0}}, {2.0 / 3, 0, 1.0}, (0.4 + 0.4) / 3);  // shares 2/3 and 1/3
-    check({{walk, 1.0}, {run, 0.5, true}}, {1, 0, 1.5}, 0.2 + 0.2);        // additive on top
-    check({{walk, 1.0}, {walk, 1.0}, {run, 1.0, true}}, {1, 0, 3}, 0.2 + 0.4);
+    checkBlend({{walk, 0.5}, {run, 0.5}}, {0.5, 0, 1.5}, 0.3);                  // the mean
+    checkBlend({{walk, 1.0}, {run, 1.0}}, {0.5, 0, 1.5}, 0.3);                  // normalized to the mean
+    checkBlend({{walk, 0.25}, {run, 0.25}}, {0.25, 0, 0.75}, 0.15);             // below one: not normalized
+    checkBlend({{walk, 2.0}, {run, 1.0}}, {2.0 / 3, 0, 1.0}, (0.4 + 0.4) / 3);  // shares 2/3 and 1/3
+    checkBlend({{walk, 1.0}, {run, 0.5, true}}, {1, 0, 1.5}, 0.2 + 0.2);        // additive on top
+    checkBlend({{walk, 1.0}, {walk, 1.0}, {run, 1.0, true}}, {1, 0, 3}, 0.2 + 0.4);
 }
 
 TEST_CASE("blending: an unweighted clip counts only while no weighted clip plays; the last one wins") {
     const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
     const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
-    const auto check = [](std::initializer_list<rt::Contribution> clips, Vec3 translation, double yaw) {
-        const rt::RootDelta blended = rt::blendDeltas(std::span(clips.begin(), clips.size()));
-        checkNear(blended.translation, translation);
-        CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
-    };
     const double unweighted = rt::kUnweighted;
-    check({{walk, unweighted}}, {1, 0, 0}, 0.2);                      // whole motion
-    check({{walk, unweighted}, {run, unweighted}}, {0, 0, 3}, 0.4);   // the last one wins
-    check({{run, unweighted}, {walk, unweighted}}, {1, 0, 0}, 0.2);
-    check({{walk, unweighted}, {run, 0.5}}, {0, 0, 1.5}, 0.2);        // a weighted clip plays: its share only
-    check({{walk, unweighted}, {run, 0.0}}, {0, 0, 0}, 0.0);          // even at weight 0
-    check({{walk, unweighted}, {run, unweighted}, {walk, 0.5, true}}, {0.5, 0, 3}, 0.4 + 0.1);  // additive on top
-    check({{run, 1.0}, {walk, unweighted, true}}, {1, 0, 3}, 0.6);    // an unweighted additive adds all of it
+    checkBlend({{walk, unweighted}}, {1, 0, 0}, 0.2);                      // whole motion
+    checkBlend({{walk, unweighted}, {run, unweighted}}, {0, 0, 3}, 0.4);   // the last one wins
+    checkBlend({{run, unweighted}, {walk, unweighted}}, {1, 0, 0}, 0.2);
+    checkBlend({{walk, unweighted}, {run, 0.5}}, {0, 0, 1.5}, 0.2);        // a weighted clip plays: its share only
+    checkBlend({{walk, unweighted}, {run, 0.0}}, {0, 0, 0}, 0.0);          // even at weight 0
+    checkBlend({{walk, unweighted}, {run, unweighted}, {walk, 0.5, true}}, {0.5, 0, 3}, 0.4 + 0.1);  // additive on top
+    checkBlend({{run, 1.0}, {walk, unweighted, true}}, {1, 0, 3}, 0.6);    // an unweighted additive adds all of it
 }
 
 TEST_CASE("blending two playing clips at 0.5 / 0.5 gives the mean of their motion") {
