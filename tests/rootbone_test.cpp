@@ -334,3 +334,38 @@ TEST_CASE("root bone: the command line: the default name, a refusal in one line 
     CHECK(e.output.find("--root-bone and --keep-source exclude each other") != std::string::npos);
     CHECK(test::listing(out).empty());
 }
+
+TEST_CASE("root bone: verify holds the root bone at rest, so it measures what an engine plays") {
+    // An engine that takes root motion from the bone plays it at rest and moves the character by
+    // the motion; verify does the same. With the hips off the axis under a turned, scaled Armature,
+    // each clip's foot skate must be the same with and without the root bone: the three columns
+    // measure the same poses (the source's played on the baked rig, its keys under the bone).
+    test::TempDir dir("rootbone-verify");
+    test::writeBytes(dir.path / "moved.glb", movedBiped());
+    const auto verifyJson = [&](const std::string& name, const std::string& option) {
+        const test::Exit bake = test::runExe("bake " + test::q(dir.path / "moved.glb") + " -o " +
+                                             test::q(dir.path / (name + ".glb")) + " -q" + option);
+        INFO(bake.output);
+        REQUIRE(bake.code == 0);
+        const test::SplitExit verify = test::runExeSplit(
+            "verify " + test::q(dir.path / (name + ".glb")) + " --sidecar " +
+            test::q(dir.path / (name + ".rootmotion.json")) + " --source " + test::q(dir.path / "moved.glb") + " --json");
+        INFO(verify.err);
+        REQUIRE((verify.code == 0 || verify.code == 4));  // 4: a clip skates; the same one with and without
+        return Json::parse(verify.out);
+    };
+    const Json plain = verifyJson("plain", "");
+    const Json withBone = verifyJson("bone", " --root-bone");
+    REQUIRE(plain["clips"].size() == 7);
+    CHECK(plain["passed"] == withBone["passed"]);
+    for (std::size_t i = 0; i < plain["clips"].size(); ++i)
+        for (const char* column : {"baked", "constant", "sourceClip"}) {
+            CAPTURE(plain["clips"][i]["name"]);
+            CAPTURE(column);
+            const Json& a = plain["clips"][i][column];
+            const Json& b = withBone["clips"][i][column];
+            CHECK(a["samples"] == b["samples"]);
+            CHECK(a["mean"].get<double>() == doctest::Approx(b["mean"].get<double>()).epsilon(1e-4));
+            CHECK(a["p95"].get<double>() == doctest::Approx(b["p95"].get<double>()).epsilon(1e-4));
+        }
+}

@@ -82,6 +82,8 @@ struct SidecarClip {
 
 struct Sidecar {
     std::string schema, generator, input, inputSha256, output, units;
+    bool hasRootBone = false;  // bake --root-bone inserted rootBone, which carries the motion
+    SidecarNode rootBone;
     std::array<double, 3> upAxis{0, 1, 0};  // normalized
     std::vector<SidecarClip> clips;         // the input's animation order
 };
@@ -322,6 +324,8 @@ inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fi
         out.inputSha256 = string(member(document, "", "inputSha256"), "inputSha256");
         out.output = string(member(document, "", "output"), "output");
         out.units = string(member(document, "", "units"), "units");
+        if (const auto bone = document.find("rootBone"); bone != document.end())
+            out.hasRootBone = optionalNode(*bone, "rootBone", out.rootBone);
         out.upAxis = vec3(member(document, "", "upAxis"), "upAxis");
         const double upLength = std::hypot(out.upAxis[0], out.upAxis[1], out.upAxis[2]);
         if (!(upLength > 0)) fail("upAxis", "has no direction");

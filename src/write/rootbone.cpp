@@ -26,16 +26,14 @@ glm::dmat4 parentInCharacter(const std::vector<glm::dmat4>& scene, int parent, i
     return parent >= 0 ? toCharacter * scene[parent] : glm::dmat4(1.0);
 }
 
-// The clip's hips translation keys moved by -offset, as the hips are moved under the root bone
-// (CUBICSPLINE tangents keep their values: a constant offset has none).
-void shiftKeys(InPlaceChannel& channel, const glm::dvec3& offset) {
-    const bool cubic = channel.interpolation == Interpolation::CubicSpline;
-    const std::size_t stride = cubic ? 9 : 3, first = cubic ? 3 : 0;
-    for (std::size_t k = first; k + 3 <= channel.values.size(); k += stride)
-        for (int i = 0; i < 3; ++i) channel.values[k + i] = float(double(channel.values[k + i]) - offset[i]);
-}
-
 }  // namespace
+
+void moveUnderRootBone(std::vector<float>& values, Interpolation interpolation, const glm::dvec3& offset) {
+    const bool cubic = interpolation == Interpolation::CubicSpline;
+    const std::size_t stride = cubic ? 9 : 3, first = cubic ? 3 : 0;
+    for (std::size_t k = first; k + 3 <= values.size(); k += stride)
+        for (int i = 0; i < 3; ++i) values[k + i] = float(double(values[k + i]) - offset[i]);
+}
 
 Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedClip>& clips, const std::string& name) {
     const Rig& rig = asset.rig;
@@ -102,7 +100,7 @@ Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedCli
                 rewrite.channels.push_back({c.gltfChannel, c.node, c.path, c.interpolation, c.times, c.values});
         }
         for (InPlaceChannel& c : rewrite.channels)
-            if (c.node == root && c.path == Path::Translation) shiftKeys(c, offset);
+            if (c.node == root && c.path == Path::Translation) moveUnderRootBone(c.values, c.interpolation, offset);
 
         if (a.root == root && !a.track.times.empty()) {
             const bool turns = std::any_of(a.track.yaw.begin(), a.track.yaw.end(), [](double y) { return y != 0.0; });

@@ -27,6 +27,10 @@ struct RootBonePlan {
 // root's parent space, so the root's pose is the source's wherever the track has a sample. An
 // error names the file and the object: a node of that name that is not the root found, clips with
 // different roots, no clip with a root, a parent under which a turn is not a rigid motion.
+// Translation values (a channel's, CUBICSPLINE tangents included) moved by -offset, as the root's
+// keys move under a root bone whose rest translation is offset (tangents keep theirs).
+void moveUnderRootBone(std::vector<float>& values, Interpolation interpolation, const glm::dvec3& offset);
+
 Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedClip>& clips, const std::string& name);
 
 }  // namespace rootbake
