@@ -224,6 +224,19 @@ TEST_CASE("root bone: baking the output again changes nothing; the same input gi
     REQUIRE_MESSAGE(second.ok(), (second ? "" : second.error().message));
     CHECK(second->asset.main == first->asset.main);
     CHECK(second->sidecar["rootBone"]["index"] == input.rig.size());
+    // Its sidecar finds the motion in the root bone's keys: the same turn, and the same stride and
+    // speed for a clip that does not turn. (A turn is about the character's origin, the bone sits
+    // off it under these hips, so its own travel over a turning cycle is another chord.)
+    for (std::size_t i = 0; i < input.clips.size(); ++i) {
+        const Json& a = first->sidecar["clips"][i];
+        const Json& b = second->sidecar["clips"][i];
+        CAPTURE(a["name"]);
+        CHECK(b["rootNode"]["name"] == "root");
+        CHECK(b["turn"].get<double>() == doctest::Approx(a["turn"].get<double>()).epsilon(1e-5));
+        if (a["turn"].get<double>() != 0.0) continue;
+        for (const char* key : {"strideLength", "averageSpeed"})
+            CHECK(b[key].get<double>() == doctest::Approx(a[key].get<double>()).epsilon(1e-5));
+    }
 }
 
 TEST_CASE("root bone: a name that exists, clips with different roots, a kept source are refused") {
