@@ -130,6 +130,9 @@ int main(int argc, char** argv) {
     bakeCmd->add_option("--depfile", bakeArgs.depfile, "Write a Make-style list of the files each output was made from");
     bakeCmd->add_option("--report", bakeArgs.report, "Also write the HTML report of the input's clips");
     bakeCmd->add_flag("--verify", bakeArgs.verify, "Then run verify on what was written (exit 4 if it skates)");
+    CLI::Option* rootBone = bakeCmd->add_option("--root-bone", bakeArgs.rootBone,
+                                                "Insert a root bone (default name: root) over the root, carrying the motion")
+                                ->expected(0, 1);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
 
     InspectArgs inspectArgs;
@@ -179,7 +182,10 @@ int main(int argc, char** argv) {
         return kUsage;
     }
 
-    if (bakeCmd->parsed()) return bake(bakeArgs);
+    if (bakeCmd->parsed()) {
+        if (rootBone->count() > 0 && bakeArgs.rootBone.empty()) bakeArgs.rootBone = "root";
+        return bake(bakeArgs);
+    }
     if (inspectCmd->parsed()) return inspect(inspectArgs);
     if (checkCmd->parsed()) return check(checkArgs);
     if (infoCmd->parsed()) return info(infoArgs);

@@ -84,6 +84,7 @@ Json sidecarToJson(const SidecarHeader& h, Json clips) {
     out["input"] = h.input;
     out["inputSha256"] = h.inputSha256;
     out["output"] = h.output;
+    if (!h.rootBone.is_null()) out["rootBone"] = h.rootBone;
     out["upAxis"] = vec3(h.upAxis);
     out["units"] = "metres (glTF scene units)";
     out["clips"] = std::move(clips);
