@@ -202,9 +202,13 @@ std::vector<std::vector<std::uint8_t>> lowIntervals(const Frames& frames, const 
 }
 
 // Per contact and interval: its step (contactSteps) and whether it is low (lowIntervals).
-std::pair<std::vector<std::vector<glm::dvec3>>, std::vector<std::vector<std::uint8_t>>> readContacts(
-    const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw, const glm::dvec3& up,
-    double height) {
+struct ContactMotion {
+    std::vector<std::vector<glm::dvec3>> steps;
+    std::vector<std::vector<std::uint8_t>> low;
+};
+
+ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                           const glm::dvec3& up, double height) {
     return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
 }
 
@@ -394,7 +398,9 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
     const size_t count = contacts.nodes.size();
     StanceTravel out = noTravel(intervals);
     if (count == 0 || intervals <= 0) return out;
-    const auto [steps, low] = readContacts(frames, contacts, yaw, up, height);
+    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+    const auto& steps = motion.steps;
+    const auto& low = motion.low;
     std::vector<glm::dvec3> lowSteps;
     for (size_t c = 0; c < count; ++c)
         for (int i = 0; i < intervals; ++i)
@@ -429,7 +435,9 @@ StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contact
     const size_t count = contacts.nodes.size();
     StanceTravel out = noTravel(intervals);
     if (count == 0 || intervals <= 0) return out;
-    const auto [steps, low] = readContacts(frames, contacts, yaw, up, height);
+    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+    const auto& steps = motion.steps;
+    const auto& low = motion.low;
     // A first pass averages the slowest planted contact's step; the second follows the
     // planted contact closest to the step before, and a flight carries the last step.
     std::vector<std::uint8_t> supported(intervals, 0);
