@@ -123,25 +123,30 @@ TEST_CASE("root bone: inserted between the hips and their parent, at the ground 
     CHECK(output.rig.rest[hips].translation.y == doctest::Approx(1.03));
     CHECK(output.rig.rest[hips].translation.x == doctest::Approx(0.0));
 
-    // The skin takes it as a joint, with the inverse of its rest scene matrix: the Armature at
-    // (1, 0, 2), turned 30 degrees, scaled 2, then (0.25, 0, -0.125) in its space.
+    // The skin takes it as a joint, bound where the skin binds the hips less the hips' rest under it:
+    // the biped's inverse binds are those of its Armature before it was moved, turned and scaled, so
+    // that is in the skin's bind space, not the scene's (as an FBX export's are in centimetres).
     const Json& doc = output.document;
     const Json& joints = doc["skins"][0]["joints"];
     REQUIRE(joints.back() == input.rig.size());
     auto matrices = gltf::decodeAccessor(output, doc["skins"][0]["inverseBindMatrices"].get<int>());
     REQUIRE(matrices.ok());
     REQUIRE(matrices->size() == 16 * joints.size());
-    const double c = std::cos(3.14159265358979323846 / 6), s = std::sin(3.14159265358979323846 / 6);
-    // Scene position of the bone: (1, 0, 2) + 2 * yaw30 (0.25, 0, -0.125), yaw30 (x, z) = (c x + s z, -s x + c z).
-    const glm::dvec3 at(1 + 2 * (c * 0.25 + s * -0.125), 0, 2 + 2 * (-s * 0.25 + c * -0.125));
-    const float* m = matrices->data() + 16 * (joints.size() - 1);
-    // The inverse bind matrix maps the bone's scene position to its origin.
-    const glm::dmat4 inverseBind(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12],
-                                 m[13], m[14], m[15]);
-    const glm::dvec3 origin(inverseBind * glm::dvec4(at, 1.0));
-    CHECK(glm::length(origin) == doctest::Approx(0.0).epsilon(1e-6));
-    // and a point 1 m further along scene +Y to 0.5 along the bone's own +Y (scale 2).
-    CHECK((inverseBind * glm::dvec4(at + glm::dvec3(0, 1, 0), 1.0)).y == doctest::Approx(0.5).epsilon(1e-6));
+    const auto bindOf = [&](std::size_t joint) {
+        const float* m = matrices->data() + 16 * joint;
+        return glm::inverse(glm::dmat4(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12],
+                                       m[13], m[14], m[15]));
+    };
+    const auto hipsJoint = std::size_t(std::find(joints.begin(), joints.end(), output.rig.gltfIndex[hips]) - joints.begin());
+    REQUIRE(hipsJoint < joints.size());
+    const glm::dmat4 hipsBind = bindOf(hipsJoint), boneBind = bindOf(joints.size() - 1);
+    const glm::dmat4 viaBone = boneBind * toMatrix(output.rig.rest[hips]);
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) CHECK(viaBone[c][r] == doctest::Approx(hipsBind[c][r]).epsilon(1e-6));
+    // The biped was bound with its Armature unmoved and its hips at (0, 1.03, 0): the ground under
+    // them is the origin, so the bone binds at the identity.
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) CHECK(boneBind[c][r] == doctest::Approx(c == r ? 1.0 : 0.0).epsilon(1e-6));
 }
 
 TEST_CASE("root bone: root clips keep every node's world pose; footContact travels; none stays at rest") {

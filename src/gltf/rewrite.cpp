@@ -379,7 +379,20 @@ private:
                              "]: cannot take the root bone as a joint: its inverseBindMatrices (accessors[" +
                              std::to_string(accessor) + "]) cannot be read: " + matrices.error().message};
             std::vector<float> values = std::move(*matrices);
-            values.insert(values.end(), bone.inverseBind.begin(), bone.inverseBind.end());
+            const auto at = std::find_if(joints.begin(), joints.end(), [&](const Json& j) { return j.get<int>() == child; });
+            const std::size_t first = 16 * std::size_t(at - joints.begin());
+            if (values.size() < first + 16)
+                return Error{asset_.fileName + ": skins[" + std::to_string(s) + "]: inverseBindMatrices (accessors[" +
+                             std::to_string(accessor) + "]) has no matrix for joint nodes[" + std::to_string(child) + "]"};
+            glm::dmat4 childBind, childRest;
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r) {
+                    childBind[c][r] = values[first + std::size_t(4 * c + r)];
+                    childRest[c][r] = bone.childRest[std::size_t(4 * c + r)];
+                }
+            const glm::dmat4 inverseBind = childRest * childBind;
+            for (int c = 0; c < 4; ++c)
+                for (int r = 0; r < 4; ++r) values.push_back(float(inverseBind[c][r]));
             int buffer = bufferOfAccessor(accessor);
             if (buffer < 0 || noData(buffer)) {
                 auto any = anyDataBuffer();

@@ -26,13 +26,17 @@ struct ClipRewrite {
 // A node inserted as the parent of `child` (the analysed root) and child of its former parent
 // (bake --root-bone); a child that was a scene root leaves its place in the scenes to it. The
 // child's rest (translation or matrix) moves by -translation, so nothing else moves at rest.
-// It joins every skin whose joints hold `child`, with inverseBind; a skin whose skeleton was
+// It joins every skin whose joints hold `child`, bound where that skin binds `child` less the
+// child's rest under it: inverse bind = childRest * the child's inverse bind, so its bind pose is in
+// the skin's own bind space (which may differ from the scene's, e.g. by a unit scale) and an
+// importer that rebuilds the bind pose from the inverse binds (Blender) keeps the child's; without
+// inverseBindMatrices every joint's is the identity, the root bone's too. A skin whose skeleton was
 // `child` gets it as its skeleton.
 struct NewRootBone {
     std::string name;
     int child = -1;                       // glTF index
     glm::dvec3 translation{0.0};          // its rest translation, in the child's former parent's space
-    std::array<float, 16> inverseBind{};  // column-major: the inverse of its rest scene matrix
+    std::array<double, 16> childRest{};   // column-major: the child's rest local matrix under it
 };
 
 enum class Container : std::uint8_t { Glb, Gltf };

@@ -80,9 +80,9 @@ Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedCli
     plan.bone.name = name;
     plan.bone.child = rig.gltfIndex[root];
     plan.bone.translation = offset;
-    const glm::dmat4 inverseBind = glm::inverse((parent >= 0 ? scene[parent] : glm::dmat4(1.0)) * boneRest);
+    const glm::dmat4 childRest = glm::translate(glm::dmat4(1.0), -offset) * toMatrix(rig.rest[root]);
     for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) plan.bone.inverseBind[std::size_t(4 * c + r)] = float(inverseBind[c][r]);
+        for (int r = 0; r < 4; ++r) plan.bone.childRest[std::size_t(4 * c + r)] = childRest[c][r];
 
     std::vector<Transform> local(rig.size());
     for (std::size_t i = 0; i < clips.size(); ++i) {
