@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
     VerifyArgs verifyArgs;
     CLI::App* verifyCmd = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
     verifyCmd->add_option("baked", verifyArgs.baked, "The in-place .glb/.gltf that bake wrote")->required();
-    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar (<stem>.rootmotion.json)")->required();
+    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar; default: <stem>.rootmotion.json beside it");
     verifyCmd->add_option("--source", verifyArgs.source, "The original asset: adds the source clips' skate");
     verifyCmd->add_option("--max-skate", verifyArgs.maxSkate,
                           "Mean planted-contact speed allowed, fraction of the clip's speed (0.05)");

@@ -79,6 +79,11 @@ struct Clip {
     double end = 0.0;    // last key time over all of the clip's samplers, s
 };
 
+// A clip in tables and sidecars: its glTF name, else "animations[N]" (never blank).
+std::string clipName(const Clip& clip);
+// A clip in messages: animations[2] "walk", or animations[2] when it has no name.
+std::string clipLabel(const Clip& clip);
+
 // ---- sampling and poses -----------------------------------------------------
 
 // A forward cursor: the key interval last used. Sampling at increasing times

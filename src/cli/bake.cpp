@@ -105,8 +105,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         inPlace += !c.channels.empty();
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
-        if (run.args.verbose) verbose += "  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason + "\n";
-        clips.push_back({{"name", clip.name},
+        if (run.args.verbose)
+            verbose += "  " + printable(clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason) + "\n";
+        clips.push_back({{"name", clipName(clip)},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},
                          {"inPlace", !c.channels.empty()},

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rootbake::cli {
@@ -48,8 +49,9 @@ bool parseExtractRotation(const std::string& text, int& value);
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);
 
-// A clip in messages: animations[2] "walk".
-std::string clipLabel(const Clip& clip);
+// Text from a file (a name) kept on one line of a terminal: control bytes as \xNN;
+// everything else, UTF-8 included, as it is.
+std::string printable(std::string_view text);
 
 // Applies the fields that are set.
 void applyAnalysisArgs(const AnalysisArgs& args, Options& options);

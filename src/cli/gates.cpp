@@ -55,7 +55,7 @@ bool looksLikeLocomotion(std::string_view name) {
 
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons) {
     std::string out;
-    for (const std::string& r : reasons) out += "rootbake: failed: " + file + ": " + clipLabel(clip) + ": " + r + "\n";
+    for (const std::string& r : reasons) out += "rootbake: failed: " + printable(file + ": " + clipLabel(clip) + ": " + r) + "\n";
     return out;
 }
 

@@ -29,7 +29,7 @@ Json describeClip(const Asset& asset, const Clip& clip) {
         interpolations[sampler.value("interpolation", std::string("LINEAR"))]++;
     }
     Json out;
-    out["name"] = clip.name;
+    out["name"] = clipName(clip);
     out["animation"] = clip.gltfIndex;
     out["from"] = clip.start;
     out["to"] = clip.end;
@@ -97,6 +97,6 @@ int info(const InfoArgs& args) {
     return status;
 }
 
-void printError(const std::string& message) { std::fprintf(stderr, "rootbake: error: %s\n", message.c_str()); }
+void printError(const std::string& message) { std::fputs(errorLine(message).c_str(), stderr); }
 
 }  // namespace rootbake::cli

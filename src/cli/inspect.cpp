@@ -41,17 +41,17 @@ int inspect(const InspectArgs& args) {
             const std::vector<std::string> gates = failedGates(run.gates, clip.name, a, baked->loop);
             outcome.err += failedGateLines(label, clip, gates);
             if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name);
+            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
             char row[512];
             std::snprintf(row, sizeof row, "  %-28s %-11s %-22s %9.4f m %8.2f deg %8.4f m/s %7.3f s  ",
-                          clip.name.c_str(), sourceName(a.source),
-                          a.root >= 0 ? nodeLabel(asset->rig, a.root).c_str() : "-", a.strideLength,
+                          printable(clipName(clip)).c_str(), sourceName(a.source),
+                          a.root >= 0 ? printable(nodeLabel(asset->rig, a.root)).c_str() : "-", a.strideLength,
                           a.turn * 180.0 / std::numbers::pi, a.averageSpeed, a.duration);
-            outcome.out += row + a.reason + "\n";
+            outcome.out += row + printable(a.reason) + "\n";
             if (run.args.verbose) {
-                for (const std::string& w : a.warnings) outcome.out += "      warning: " + w + "\n";
+                for (const std::string& w : a.warnings) outcome.out += "      warning: " + printable(w) + "\n";
                 for (const ContactPlanting& p : a.planting) {
                     std::string spans;
                     for (const PlantedInterval& s : p.planted) {
@@ -59,7 +59,7 @@ int inspect(const InspectArgs& args) {
                         std::snprintf(span, sizeof span, " %.3f-%.3f", s.start, s.end);
                         spans += span;
                     }
-                    outcome.out += "      planted " + nodeLabel(asset->rig, p.node) + ":" +
+                    outcome.out += "      planted " + printable(nodeLabel(asset->rig, p.node)) + ":" +
                                    (spans.empty() ? " never" : spans) + " s\n";
                 }
                 char seam[160];

@@ -19,8 +19,19 @@ std::string lowerAscii(std::string text) {
     return text;
 }
 
-std::string clipLabel(const Clip& clip) {
-    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
+std::string printable(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+            continue;
+        }
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+        out += hex;
+    }
+    return out;
 }
 
 bool parseSource(const std::string& text, AnalysisArgs& into) {

@@ -76,7 +76,8 @@ std::string withLimitHint(std::string message) {
     return message + "; raise it with --limit " + message.substr(name, end - name) + "=N";
 }
 
-std::string errorLine(const std::string& message) { return "rootbake: error: " + message + "\n"; }
+// Messages quote names from files: printable keeps each on its one line.
+std::string errorLine(const std::string& message) { return "rootbake: error: " + printable(message) + "\n"; }
 
 int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     run.args = args;

@@ -56,9 +56,10 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
                      " out of range (" + std::to_string(rig.rigIndexOfGltf.size()) +
                      " nodes in the baked asset)"};
     const int n = rig.rigIndexOfGltf[node.index];
-    if (rig.name[n] != node.name)
+    // A node without a name is "nodes[N]" in the sidecar (blank in sidecars of rootbake 0.1.0).
+    if (nodeLabel(rig, n) != node.name && !(node.name.empty() && rig.name[n].empty()))
         return Error{sidecarName + ": " + path + ": node " + std::to_string(node.index) + " is \"" +
-                     rig.name[n] + "\" in the baked asset, not \"" + node.name + "\""};
+                     nodeLabel(rig, n) + "\" in the baked asset, not \"" + node.name + "\""};
     return n;
 }
 
@@ -98,7 +99,13 @@ Json statsJson(const verify::SkateStats& s, bool measured) {
 
 }  // namespace
 
-int verify(const VerifyArgs& args) {
+int verify(const VerifyArgs& given) {
+    VerifyArgs args = given;
+    const bool beside = args.sidecar.empty();
+    if (beside) {
+        const fs::path baked(args.baked);
+        args.sidecar = (baked.parent_path() / (baked.stem().string() + ".rootmotion.json")).string();
+    }
     if (args.loops < 1 || args.loops > 1000) {
         printError("--loops: must be between 1 and 1000");
         return kUsage;
@@ -115,7 +122,7 @@ int verify(const VerifyArgs& args) {
     }
     std::string text;
     if (!readFile(args.sidecar, text)) {
-        printError(args.sidecar + ": cannot read");
+        printError(args.sidecar + ": cannot read" + (beside ? " (give the sidecar with --sidecar)" : ""));
         return kBadInput;
     }
     auto sidecar = parseSidecar(text, args.sidecar);
@@ -167,9 +174,12 @@ int verify(const VerifyArgs& args) {
                        " animations)");
             return kBadInput;
         }
-        if (baked->clips[c.animation].name != c.name) {
+        // An unnamed clip is "animations[N]" (N the input's index, which is the output's unless
+        // --keep-source names the copy); blank in sidecars of rootbake 0.1.0.
+        const Clip& played = baked->clips[c.animation];
+        if (clipName(played) != c.name && !(c.name.empty() && played.name.empty())) {
             printError(args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " +
-                       args.baked + " is \"" + baked->clips[c.animation].name + "\", not \"" + c.name + "\"");
+                       args.baked + " is \"" + clipName(played) + "\", not \"" + c.name + "\"");
             return kBadInput;
         }
         verify::ClipMotion m;
@@ -272,7 +282,7 @@ int verify(const VerifyArgs& args) {
             clip["averageSpeed"] = r.skate.averageSpeed;
             clip["contactNodes"] = Json::array();
             for (int n : r.contacts)
-                clip["contactNodes"].push_back(Json{{"name", rig.name[n]}, {"index", rig.gltfIndex[n]}});
+                clip["contactNodes"].push_back(Json{{"name", nodeLabel(rig, n)}, {"index", rig.gltfIndex[n]}});
             clip["contactsFound"] = r.contactsFound;
             clip["frames"] = r.skate.frames;
             clip["baked"] = statsJson(r.skate.baked, r.measured);
@@ -300,7 +310,7 @@ int verify(const VerifyArgs& args) {
         for (const ClipReport& r : reports) {
             gated += r.gated;
             const std::string result = r.gated && r.passed ? "ok" : r.note;
-            std::printf("  %-24s %-11s %9.4f  %s  %s  %s  %s\n", r.clip->name.c_str(), r.clip->source.c_str(),
+            std::printf("  %-24s %-11s %9.4f  %s  %s  %s  %s\n", printable(r.clip->name).c_str(), r.clip->source.c_str(),
                         r.skate.averageSpeed, cell(r.skate.baked, r.measured).c_str(),
                         cell(r.skate.constant, r.measured).c_str(),
                         cell(r.skate.source, r.measured && r.skate.measuredSource).c_str(), result.c_str());

@@ -14,7 +14,7 @@ Json vec3(const glm::dvec3& v) {
 
 Json nodeRef(const Rig& rig, int node) {
     if (node < 0) return nullptr;
-    return Json{{"name", rig.name[node]}, {"index", rig.gltfIndex[node]}};
+    return Json{{"name", nodeLabel(rig, node)}, {"index", rig.gltfIndex[node]}};
 }
 
 LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,

@@ -1,0 +1,154 @@
+// Issue 18, first use without a surprise: what a new user meets through the built
+// executable. Truth is the procedural biped's (samples/README.md), the corpus and the
+// glTF spec.
+#include "biped.h"
+#include "support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace rootbake;
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+using test::q;
+using test::readText;
+using test::runExeSplit;
+using test::SplitExit;
+using test::TempDir;
+using test::writeBytes;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The biped with its document edited (names taken out, clips reordered, ...).
+std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit) {
+    samples::Biped biped = samples::makeBiped();
+    Json doc = Json::parse(biped.json);
+    edit(doc);
+    biped.json = doc.dump();
+    return samples::toGlb(biped);
+}
+
+void eraseNames(Json& doc) {
+    for (Json& a : doc["animations"]) a.erase("name");
+    for (Json& n : doc["nodes"]) n.erase("name");
+}
+
+// The files named by "rootbake: error: FILE: ..." lines.
+std::set<std::string> filesWithErrors(const std::string& err, const std::string& folder) {
+    std::set<std::string> out;
+    std::istringstream lines(err);
+    for (std::string line; std::getline(lines, line);) {
+        const std::string prefix = "rootbake: error: " + folder;
+        if (line.rfind(prefix, 0) != 0) continue;
+        const std::size_t end = line.find(": ", prefix.size());
+        out.insert(line.substr(prefix.size(), end - prefix.size()));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("first use: unnamed clips and nodes are animations[N] and nodes[N], and check matches them by index") {
+    TempDir dir("unnamed");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped(eraseNames));
+    const fs::path out = dir.path / "out";
+
+    const SplitExit baked = runExeSplit("bake " + q(in) + " --out-dir " + q(out));
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    const Json sidecar = Json::parse(readText(out / "walker.rootmotion.json"));
+    REQUIRE(sidecar["clips"].size() == 7);
+    for (std::size_t i = 0; i < 7; ++i) {
+        const Json& clip = sidecar["clips"][i];
+        CHECK(clip["name"] == "animations[" + std::to_string(i) + "]");
+        if (!clip["rootNode"].is_null())
+            CHECK(clip["rootNode"]["name"] == "nodes[" + std::to_string(clip["rootNode"]["index"].get<int>()) + "]");
+        for (const Json& c : clip["contacts"])
+            CHECK(c["node"]["name"] == "nodes[" + std::to_string(c["node"]["index"].get<int>()) + "]");
+    }
+
+    const SplitExit same = runExeSplit("check " + q(in) + " --against " + q(out));
+    CHECK_MESSAGE(same.code == 0, same.err);
+    CHECK(contains(same.out, "7 clips as in"));
+
+    const SplitExit table = runExeSplit("inspect " + q(in));
+    CHECK(contains(table.out, "  animations[0] "));
+    CHECK(contains(table.out, "  animations[6] "));
+
+    // walk (animations[0], root travel) and run_inplace (animations[2], from the feet) swap
+    // places: matched by index, both are reported as changed, neither as new or gone.
+    writeBytes(in, editedBiped([](Json& doc) {
+        eraseNames(doc);
+        std::swap(doc["animations"][0], doc["animations"][2]);
+    }));
+    const SplitExit swapped = runExeSplit("check " + q(in) + " --against " + q(out));
+    CHECK(swapped.code == 4);
+    CHECK(contains(swapped.err, "walker.glb: animations[0]: source root -> footContact"));
+    CHECK(contains(swapped.err, "walker.glb: animations[2]: source footContact -> root"));
+    CHECK_FALSE(contains(swapped.err, "gone"));
+    CHECK_FALSE(contains(swapped.err, "new clip"));
+    CHECK_FALSE(contains(swapped.err, ": : "));
+
+    // --keep-source: the in-place copies are "animations[N] (in place)", and check and verify find them.
+    writeBytes(in, editedBiped(eraseNames));
+    const fs::path kept = dir.path / "kept";
+    REQUIRE(runExeSplit("bake " + q(in) + " --keep-source --out-dir " + q(kept)).code == 0);
+    const Json keptSidecar = Json::parse(readText(kept / "walker.rootmotion.json"));
+    CHECK(keptSidecar["clips"][0]["name"] == "animations[0] (in place)");
+    CHECK(runExeSplit("check " + q(in) + " --against " + q(kept)).code == 0);
+    const SplitExit verified =
+        runExeSplit("verify " + q(kept / "walker.glb") + " --sidecar " + q(kept / "walker.rootmotion.json"));
+    CHECK_MESSAGE(verified.code == 0, verified.err);
+}
+
+TEST_CASE("first use: check passes right after bake on the whole corpus") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    TempDir dir("corpus-check");
+    const fs::path corpus = shared / "corpus";
+    const fs::path out = dir.path / "baked";
+    // Every asset bake accepts passes; the ones it refuses (corpus/bad) fail check with the same error.
+    const SplitExit baked = runExeSplit("bake " + q(corpus) + " -r -j 1 --out-dir " + q(out));
+    CHECK(baked.code == 2);
+    const SplitExit checked = runExeSplit("check " + q(corpus) + " -r -j 1 --against " + q(out));
+    CHECK(checked.code == 2);
+    CHECK_FALSE(contains(checked.err, "rootbake: changed:"));
+    const std::set<std::string> refused = filesWithErrors(baked.err, corpus.string());
+    CHECK(refused.size() > 10);
+    CHECK(filesWithErrors(checked.err, corpus.string()) == refused);
+    for (const std::string& file : refused) CHECK(file.rfind("/bad/", 0) == 0);
+
+    // The good assets alone: exit 0.
+    std::string good;
+    for (const auto& entry : fs::directory_iterator(corpus))
+        if (entry.is_directory() && entry.path().filename() != "bad") good += " " + q(entry.path());
+    const fs::path goodOut = dir.path / "good";
+    const SplitExit bakedGood = runExeSplit("bake" + good + " -r -j 1 --out-dir " + q(goodOut));
+    REQUIRE_MESSAGE(bakedGood.code == 0, bakedGood.err);
+    const SplitExit checkedGood = runExeSplit("check" + good + " -r -j 1 --against " + q(goodOut));
+    CHECK_MESSAGE(checkedGood.code == 0, checkedGood.err);
+    CHECK_FALSE(contains(checkedGood.out, ": : "));
+}
+
+TEST_CASE("first use: verify finds the sidecar beside the baked asset") {
+    TempDir dir("verify-beside");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "out" / "w.glb")).code == 0);
+    const SplitExit e = runExeSplit("verify " + q(dir.path / "out" / "w.glb"));
+    CHECK_MESSAGE(e.code == 0, e.err);
+    CHECK(contains(e.out, "ok: "));
+    fs::remove(dir.path / "out" / "w.rootmotion.json");
+    const SplitExit missing = runExeSplit("verify " + q(dir.path / "out" / "w.glb"));
+    CHECK(missing.code == 2);
+    CHECK(contains(missing.err, "w.rootmotion.json: cannot read (give the sidecar with --sidecar)"));
+}
