@@ -152,3 +152,53 @@ TEST_CASE("first use: verify finds the sidecar beside the baked asset") {
     CHECK(missing.code == 2);
     CHECK(contains(missing.err, "w.rootmotion.json: cannot read (give the sidecar with --sidecar)"));
 }
+
+TEST_CASE("first use: doubtful clips are one line on stderr, listed with -v") {
+    TempDir dir("doubts");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path out = dir.path / "out";
+
+    // Nothing doubtful in the biped as it is.
+    const SplitExit plain = runExeSplit("bake " + q(in) + " --out-dir " + q(out));
+    CHECK(plain.code == 0);
+    CHECK(plain.err.empty());
+
+    // Kept as it moves, the walk is named like locomotion but does not travel.
+    test::writeText(dir.path / "rootbake.json", R"({"clips": {"walk": {"source": "none"}}})");
+    const SplitExit still = runExeSplit("bake " + q(in) + " --force --out-dir " + q(out));
+    CHECK(still.code == 0);  // a warning, not a gate
+    CHECK(still.err == "rootbake: 1 clip with warnings: -v to see them\n");
+    const SplitExit listed = runExeSplit("bake " + q(in) + " --force -v --out-dir " + q(out));
+    CHECK(contains(listed.err, "rootbake: warning: " + in.string() +
+                                   ": animations[0] \"walk\": named like locomotion, but no travel was found"));
+    CHECK_FALSE(contains(listed.err, "-v to see them"));
+    CHECK(runExeSplit("inspect " + q(in)).err == "rootbake: 1 clip with warnings: -v to see them\n");
+    CHECK(runExeSplit("bake " + q(in) + " --force -q --out-dir " + q(out)).err.empty());
+    fs::remove(dir.path / "rootbake.json");
+
+    // The hips scaled by 1/4: the character is 1.5779 / 4 m tall at the first frame
+    // (samples/README.md) and still walks 1.2 m per cycle, more than 2.5 heights; at 1/2
+    // it is 0.789 m tall and 1.2 m is under 2.5 heights.
+    for (const double scale : {0.25, 0.5}) {
+        CAPTURE(scale);
+        writeBytes(in, editedBiped([&](Json& doc) { doc["nodes"][1]["scale"] = {scale, scale, scale}; }));
+        const SplitExit e = runExeSplit("inspect " + q(in) + " -v --json");
+        REQUIRE(e.code == 0);
+        const Json walk = Json::parse(e.out)[0]["clips"][0];
+        CHECK(walk["characterHeight"].get<double>() == doctest::Approx(1.5779 * scale).epsilon(1e-4));
+        CHECK(walk["strideLength"].get<double>() == doctest::Approx(1.2).epsilon(1e-6));
+        CHECK(contains(e.err, "\"walk\": a stride of 1.2 m per cycle, more than 2.5 times the character height") ==
+              (scale == 0.25));
+    }
+}
+
+TEST_CASE("first use: the robot's in-place locomotion without travel is not silent") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    TempDir dir("robot");
+    // Robot_WalkJump is named like locomotion and its hips do not travel (corpus MANIFEST: in place).
+    const SplitExit e = runExeSplit("bake " + q(shared / "corpus" / "raylib-robot" / "robot.glb") + " -v -o " +
+                                    q(dir.path / "robot.glb"));
+    CHECK(e.code == 0);
+    CHECK(contains(e.err, "animations[11] \"Robot_WalkJump\": named like locomotion, but no travel was found"));
+}

@@ -105,6 +105,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         inPlace += !c.channels.empty();
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
+        addDoubts(run, label, clip, c.analysis, outcome);
         if (run.args.verbose)
             verbose += "  " + printable(clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason) + "\n";
         clips.push_back({{"name", clipName(clip)},
@@ -138,7 +139,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
 
     outcome.out = label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
                   " clips made in place -> " + out.string() + ", " + sidecar.string() + "\n" + verbose;
-    outcome.err = gateLines;
+    outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
     outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
     return outcome;
@@ -210,6 +211,7 @@ int bake(const BakeArgs& args) {
         return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i]);
     });
     removeEmpty(made);
+    printDoubtSummary(run, outcomes);
     int status = exitCodeOf(outcomes);
 
     if (!args.depfile.empty()) {

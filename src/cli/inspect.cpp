@@ -40,6 +40,7 @@ int inspect(const InspectArgs& args) {
             const ClipAnalysis& a = baked->analysis;
             const std::vector<std::string> gates = failedGates(run.gates, clip.name, a, baked->loop);
             outcome.err += failedGateLines(label, clip, gates);
+            addDoubts(run, label, clip, a, outcome);
             if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
             Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
             if (anyGate(run.gates)) object["failedGates"] = gates;
@@ -72,6 +73,7 @@ int inspect(const InspectArgs& args) {
         return outcome;
     });
 
+    printDoubtSummary(run, outcomes);
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));

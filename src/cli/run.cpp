@@ -224,6 +224,22 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
     return outcomes;
 }
 
+void addDoubts(const RunContext& run, const std::string& file, const Clip& clip, const ClipAnalysis& analysis,
+               AssetOutcome& outcome) {
+    if (run.args.quiet) return;
+    const std::vector<std::string> found = doubts(clip.name, analysis);
+    if (found.empty()) return;
+    ++outcome.doubtful;
+    if (run.args.verbose) outcome.err += doubtLines(file, clip, found);
+}
+
+void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& outcomes) {
+    int clips = 0;
+    for (const AssetOutcome& o : outcomes) clips += o.doubtful;
+    if (clips == 0 || run.args.verbose || run.args.quiet) return;
+    std::fprintf(stderr, "rootbake: %d %s with warnings: -v to see them\n", clips, clips == 1 ? "clip" : "clips");
+}
+
 int exitCodeOf(const std::vector<AssetOutcome>& outcomes) {
     int code = kOk;
     for (const AssetOutcome& o : outcomes) code = combineExitCodes(code, o.code);

@@ -61,7 +61,17 @@ struct AssetOutcome {
     std::string out;  // for stdout (left out with --quiet)
     std::string err;  // for stderr: errors and failed gates, always printed
     nlohmann::ordered_json json;
+    int doubtful = 0;  // clips with doubts() (listed in err with --verbose)
 };
+
+// The clips of the asset with doubts(): their count, and with --verbose their lines
+// (doubtLines) appended to err; nothing with --quiet.
+void addDoubts(const RunContext& run, const std::string& file, const Clip& clip, const ClipAnalysis& analysis,
+               AssetOutcome& outcome);
+
+// Unless --verbose (which listed them) or --quiet, one line on stderr for the whole run:
+// "rootbake: 3 clips with warnings: -v to see them".
+void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& outcomes);
 
 // Runs work(i) for every input on the run's jobs, printing each outcome as soon as
 // those before it are printed. Returns them in input order.
