@@ -202,3 +202,21 @@ TEST_CASE("first use: the robot's in-place locomotion without travel is not sile
     CHECK(e.code == 0);
     CHECK(contains(e.err, "animations[11] \"Robot_WalkJump\": named like locomotion, but no travel was found"));
 }
+
+TEST_CASE("first use: -o takes only a .glb or .gltf name") {
+    TempDir dir("output-name");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    // "-out" is "-o ut"; "z.fbx" would get a GLB under a name that says otherwise.
+    for (const std::string& args : {std::string(" -out"), " -o " + q(dir.path / "z.fbx"), " -o " + q(dir.path / "walk")}) {
+        CAPTURE(args);
+        const SplitExit e = runExeSplit("bake " + q(in) + args);
+        CHECK(e.code == 1);
+        CHECK(contains(e.err, "the output must end in .glb or .gltf"));
+        CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    }
+    CHECK_FALSE(fs::exists("ut"));
+    CHECK_FALSE(fs::exists(dir.path / "z.fbx"));
+    CHECK_FALSE(fs::exists(dir.path / "walk"));
+    CHECK(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.GLB")).code == 0);
+}

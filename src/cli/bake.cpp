@@ -163,6 +163,13 @@ int bake(const BakeArgs& args) {
             printError(args.output + ": not a file name");
             return kUsage;
         }
+        // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
+        // container's extension is a mistake.
+        const std::string ext = lowerAscii(out.extension().string());
+        if (ext != ".glb" && ext != ".gltf") {
+            printError("-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)");
+            return kUsage;
+        }
     }
     RunContext run;
     if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
