@@ -220,3 +220,23 @@ TEST_CASE("first use: -o takes only a .glb or .gltf name") {
     CHECK_FALSE(fs::exists(dir.path / "walk"));
     CHECK(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.GLB")).code == 0);
 }
+
+TEST_CASE("first use: an unknown command or option names the nearest known one") {
+    const struct {
+        std::string args, message;
+    } table[] = {
+        {"bak x.glb", "rootbake: error: unknown command 'bak'; did you mean bake?"},
+        {"inpsect x.glb", "rootbake: error: unknown command 'inpsect'; did you mean inspect?"},
+        {"frobnicate", "rootbake: error: unknown command 'frobnicate' (rootbake --help lists the commands)"},
+        {"bake x.glb --output-dir y", "rootbake: error: unknown option '--output-dir'; did you mean --out-dir?"},
+        {"check x.glb --againts y", "rootbake: error: unknown option '--againts'; did you mean --against?"},
+        {"inspect x.glb --verbos", "rootbake: error: unknown option '--verbos'; did you mean --verbose?"},
+    };
+    for (const auto& row : table) {
+        CAPTURE(row.args);
+        const SplitExit e = runExeSplit(row.args);
+        CHECK(e.code == 1);
+        CHECK(contains(e.err, row.message));
+        CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
+    }
+}
