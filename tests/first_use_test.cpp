@@ -240,3 +240,17 @@ TEST_CASE("first use: an unknown command or option names the nearest known one")
         CHECK(std::count(e.err.begin(), e.err.end(), '\n') == 1);
     }
 }
+
+TEST_CASE("first use: no signed zeros in the sidecar") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    TempDir dir("signed-zero");
+    // The soldier's clips travel along -Z: their direction was printed [-0.0, -0.0, -1.0].
+    REQUIRE(runExeSplit("bake " + q(shared / "corpus" / "threejs-soldier" / "Soldier.glb") + " -o " +
+                        q(dir.path / "s.glb")).code == 0);
+    const std::string text = readText(dir.path / "s.rootmotion.json");
+    CHECK_FALSE(std::regex_search(text, std::regex(R"(-0\.0[^0-9])")));
+    const Json sidecar = Json::parse(text);
+    bool minusZ = false;
+    for (const Json& c : sidecar["clips"]) minusZ |= c["travelDirection"][2] == -1.0;
+    CHECK(minusZ);
+}
