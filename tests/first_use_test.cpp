@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <cstring>
 #include <functional>
 #include <regex>
 #include <set>
@@ -253,4 +254,86 @@ TEST_CASE("first use: no signed zeros in the sidecar") {
     bool minusZ = false;
     for (const Json& c : sidecar["clips"]) minusZ |= c["travelDirection"][2] == -1.0;
     CHECK(minusZ);
+}
+
+namespace {
+
+// A node walking along +Z with the given key times (x = 0, z = the key's index), as a .gltf
+// with its buffer in a data: URI; `image`: an image file the asset names.
+std::string tinyWalk(const std::vector<float>& times, const std::string& image = "") {
+    std::vector<float> floats = times;
+    for (std::size_t k = 0; k < times.size(); ++k) floats.insert(floats.end(), {0.0f, 1.0f, float(k)});
+    std::vector<std::uint8_t> bytes(floats.size() * 4);
+    std::memcpy(bytes.data(), floats.data(), bytes.size());
+    const std::size_t n = times.size();
+    Json doc = {{"asset", {{"version", "2.0"}}},
+                {"scenes", {{{"nodes", {0}}}}},
+                {"nodes", {{{"name", "root"}, {"children", {1}}}, {{"name", "hips"}, {"children", {2}}}, {{"name", "foot"}, {"translation", {0, -1, 0}}}}},
+                {"buffers", {{{"byteLength", bytes.size()}, {"uri", "data:application/octet-stream;base64," + test::base64(bytes)}}}},
+                {"bufferViews", {{{"buffer", 0}, {"byteLength", n * 4}}, {{"buffer", 0}, {"byteOffset", n * 4}, {"byteLength", n * 12}}}},
+                {"accessors", {{{"bufferView", 0}, {"componentType", 5126}, {"count", n}, {"type", "SCALAR"}},
+                               {{"bufferView", 1}, {"componentType", 5126}, {"count", n}, {"type", "VEC3"}}}},
+                {"animations", {{{"name", "walk"},
+                                 {"samplers", {{{"input", 0}, {"output", 1}}}},
+                                 {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}}}}}}}};
+    if (!image.empty()) doc["images"] = {{{"uri", image}}};
+    return doc.dump();
+}
+
+}  // namespace
+
+TEST_CASE("first use: equal consecutive key times are a warning, decreasing ones an error") {
+    TempDir dir("repeated-times");
+    const fs::path repeated = dir.path / "repeated.gltf";
+    test::writeText(repeated, tinyWalk({0.0f, 0.5f, 0.5f, 1.0f}));
+    for (const std::string command : {"inspect", "info", "check"}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command + " " + q(repeated) + (command == "check" ? " --against " + q(dir.path) : ""));
+        CHECK(e.code == (command == "check" ? 2 : 0));  // check: nothing committed to compare with
+        CHECK(contains(e.err, "rootbake: warning: " + repeated.string() +
+                                  ": animations[0].samplers[0].input: accessors[0] key 2: time 0.5 repeats the "
+                                  "previous key's: played as a step to the later key\n"));
+    }
+    const SplitExit baked = runExeSplit("bake " + q(repeated) + " -o " + q(dir.path / "out.gltf"));
+    CHECK_MESSAGE(baked.code == 0, baked.err);
+    CHECK(contains(baked.err, "repeats the previous key's"));
+    CHECK(runExeSplit("bake " + q(repeated) + " -q -o " + q(dir.path / "q.gltf")).err.empty());
+
+    const fs::path decreasing = dir.path / "decreasing.gltf";
+    test::writeText(decreasing, tinyWalk({0.0f, 0.5f, 0.25f, 1.0f}));
+    const SplitExit refused = runExeSplit("inspect " + q(decreasing));
+    CHECK(refused.code == 2);
+    CHECK(contains(refused.err, "decreasing.gltf: animations[0].samplers[0].input: accessors[0] key 2: time 0.25 is "
+                                "not after the previous key's 0.5 (times must not decrease)"));
+}
+
+TEST_CASE("first use: a missing image blocks only bake, which says why it needs it") {
+    TempDir dir("missing-image");
+    const fs::path in = dir.path / "textured.gltf";
+    test::writeText(in, tinyWalk({0.0f, 1.0f}, "skin.png"));
+    const std::string warning = "rootbake: warning: " + in.string() +
+                                ": images[0].uri: file 'skin.png' not found (only bake needs it, to copy or embed it)\n";
+    for (const std::string command : {"inspect", "info"}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command + " " + q(in));
+        CHECK(e.code == 0);
+        CHECK(e.err == warning);
+    }
+    const SplitExit report = runExeSplit("report " + q(in) + " -o " + q(dir.path / "r.html"));
+    CHECK(report.code == 0);
+    CHECK(contains(report.err, warning));
+    const fs::path out = dir.path / "out";
+    const SplitExit committed = runExeSplit("bake " + q(in) + " --out-dir " + q(out));
+    CHECK(committed.code == 2);
+    CHECK(committed.err == "rootbake: error: " + in.string() +
+                               ": images[0].uri: file 'skin.png' not found: bake copies or embeds every image the "
+                               "asset uses, so it needs it\n");
+    CHECK_FALSE(fs::exists(out));
+    // check compares with a committed sidecar: it needs no image either.
+    test::writeText(dir.path / "skin.png", "png");
+    REQUIRE(runExeSplit("bake " + q(in) + " --out-dir " + q(out)).code == 0);
+    fs::remove(dir.path / "skin.png");
+    const SplitExit checked = runExeSplit("check " + q(in) + " --against " + q(out));
+    CHECK_MESSAGE(checked.code == 0, checked.err);
+    CHECK(contains(checked.err, warning));
 }

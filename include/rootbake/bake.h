@@ -59,7 +59,7 @@ struct Channel {
     int node = 0;  // rig index
     Path path = Path::Translation;
     Interpolation interpolation = Interpolation::Linear;
-    std::vector<float> times;   // seconds, finite, non-negative, strictly increasing
+    std::vector<float> times;   // seconds, finite, non-negative, non-decreasing
     std::vector<float> values;  // times.size() * width() (* 3 for CUBICSPLINE)
     int gltfChannel = 0;        // index in the file's animations[a].channels[]
     int gltfSampler = 0;        // index in the file's animations[a].samplers[]

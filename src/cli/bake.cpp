@@ -66,6 +66,10 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     InputFacts facts;
     auto asset = loadInput(run, input, &facts);
     if (!asset) return fail(kBadInput, asset.error().message);
+    if (!asset->missingImages.empty())
+        return fail(kBadInput, label + ": " + asset->missingImages.front() +
+                                   ": bake copies or embeds every image the asset uses, so it needs it");
+    outcome.err += loadWarnings(run, *asset);
 
     const Container container = args.glb        ? Container::Glb
                                 : args.gltf     ? Container::Gltf

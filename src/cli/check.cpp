@@ -108,13 +108,14 @@ int check(const CheckArgs& args) {
                           : fs::path(args.against);
         auto fail = [&](int code, const std::string& message) {
             outcome.code = code;
-            outcome.err = errorLine(message);
+            outcome.err += errorLine(message);
             outcome.json = {{"input", label}, {"against", committed.string()}, {"error", message}};
             return outcome;
         };
         // The asset first: one that bake refused fails here with bake's message.
         auto asset = loadInput(run, input);
         if (!asset) return fail(kBadInput, asset.error().message);
+        outcome.err += loadWarnings(run, *asset);
         // A sidecar that cannot be read is an input error (exit 2), not a change (4).
         std::ifstream in(committed, std::ios::binary);
         if (!in) return fail(kBadInput, label + ": nothing to check against: " + committed.string() + " cannot be read");

@@ -87,6 +87,7 @@ int info(const InfoArgs& args) {
             status = kBadInput;
             continue;
         }
+        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
         Json described = describeAsset(*asset);
         if (args.common.json)
             assets.push_back(std::move(described));

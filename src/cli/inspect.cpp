@@ -25,6 +25,7 @@ int inspect(const InspectArgs& args) {
             outcome.json = {{"file", label}, {"error", asset.error().message}};
             return outcome;
         }
+        outcome.err += loadWarnings(run, *asset);
         const std::vector<Options> options = optionsForClips(run, input, *asset);
         Json clips = Json::array();
         outcome.out = label + "\n";

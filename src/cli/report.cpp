@@ -51,6 +51,7 @@ int report(const ReportArgs& args) {
             status = kBadInput;
             continue;
         }
+        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
         reads.push_back(input.path);
         for (const std::string& uri : asset->externalUris) reads.push_back(asset->folder / uri);
         report::AssetReport page{assetLabel(name), {}};

@@ -140,6 +140,13 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
     return asset;
 }
 
+std::string loadWarnings(const RunContext& run, const Asset& asset) {
+    std::string out;
+    if (run.args.quiet) return out;
+    for (const std::string& w : asset.warnings) out += "rootbake: warning: " + printable(asset.fileName + ": " + w) + "\n";
+    return out;
+}
+
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset) {
     std::vector<Options> out;
     out.reserve(asset.clips.size());

@@ -50,6 +50,10 @@ struct InputFacts {
 // With facts, the file is read once for both.
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
 
+// "rootbake: warning: <file>: <warning>\n" for each of the asset's load warnings
+// (Asset::warnings); empty with --quiet.
+std::string loadWarnings(const RunContext& run, const Asset& asset);
+
 // The options of each clip of the asset: config and command line, with the limits.
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);
 // The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
