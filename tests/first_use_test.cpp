@@ -337,3 +337,24 @@ TEST_CASE("first use: a missing image blocks only bake, which says why it needs 
     CHECK_MESSAGE(checked.code == 0, checked.err);
     CHECK(contains(checked.err, warning));
 }
+
+TEST_CASE("first use: --limit maxAssetNodeSamples holds for inspect, check and report as for bake") {
+    TempDir dir("budget");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    REQUIRE(runExeSplit("bake " + q(in) + " --out-dir " + q(dir.path / "out")).code == 0);
+    // The walk alone, 1 s at 60 samples per second: (60 + 1) x 26 nodes = 1586 node positions.
+    const std::string limit = " --limit maxAssetNodeSamples=1000";
+    for (const std::string& command : {"bake " + q(in) + " -o " + q(dir.path / "b.glb"), "inspect " + q(in),
+                                       "check " + q(in) + " --against " + q(dir.path / "out"),
+                                       "report " + q(in) + " -o " + q(dir.path / "r.html")}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command + limit);
+        CHECK(e.code == 2);
+        CHECK(contains(e.err, "animations[0] \"walk\": the 1 clips up to this one need 1.59e+03 analysis node positions"));
+        CHECK(contains(e.err, "more than maxAssetNodeSamples (1000); raise it with --limit maxAssetNodeSamples=N"));
+    }
+    CHECK_FALSE(fs::exists(dir.path / "b.glb"));
+    CHECK_FALSE(fs::exists(dir.path / "r.html"));
+    CHECK(runExeSplit("inspect " + q(in) + " --limit maxAssetNodeSamples=100000").code == 0);
+}

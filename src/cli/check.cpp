@@ -125,6 +125,7 @@ int check(const CheckArgs& args) {
         if (!sidecar) return fail(kBadInput, sidecar.error().message);
 
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) return fail(kBadInput, budget.error().message);
         Compared compared;
         std::vector<bool> matched(sidecar->clips.size(), false);
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {

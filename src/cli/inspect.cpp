@@ -27,6 +27,12 @@ int inspect(const InspectArgs& args) {
         }
         outcome.err += loadWarnings(run, *asset);
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) {
+            outcome.code = kBadInput;
+            outcome.err += errorLine(budget.error().message);
+            outcome.json = {{"file", label}, {"error", budget.error().message}};
+            return outcome;
+        }
         Json clips = Json::array();
         outcome.out = label + "\n";
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {

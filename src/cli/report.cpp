@@ -56,6 +56,11 @@ int report(const ReportArgs& args) {
         for (const std::string& uri : asset->externalUris) reads.push_back(asset->folder / uri);
         report::AssetReport page{assetLabel(name), {}};
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) {
+            printError(budget.error().message);
+            status = kBadInput;
+            continue;
+        }
         for (std::size_t i = 0; i < asset->clips.size(); ++i) {
             const Clip& clip = asset->clips[i];
             auto described = report::describeClip(asset->rig, clip, options[i]);

@@ -2,6 +2,7 @@
 // check and info.
 #include "cli/run.h"
 
+#include "write/bake.h"
 #include "write/sha256.h"
 
 #include <unistd.h>
@@ -162,6 +163,12 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     applyAnalysisArgs(run.args.analysis, options);
     options.maxSamples = run.limits.maxSamples;
     return options;
+}
+
+Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+    Status budget = checkAnalysisBudget(asset, Options{}, run.limits.maxAssetNodeSamples, options);
+    if (!budget) return Error{withLimitHint(asset.fileName + ": " + budget.error().message)};
+    return Ok{};
 }
 
 std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {

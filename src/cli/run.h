@@ -59,6 +59,10 @@ std::vector<Options> optionsForClips(const RunContext& run, const InputFile& inp
 // The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
 Options optionsForAsset(const RunContext& run, const InputFile& input);
 
+// checkAnalysisBudget with the run's maxAssetNodeSamples, for the commands that analyse
+// without bakeAsset (inspect, check, report); the error names the file and how to raise it.
+Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
+
 // What the work on one asset printed and returned.
 struct AssetOutcome {
     int code = kOk;
