@@ -358,3 +358,22 @@ TEST_CASE("first use: --limit maxAssetNodeSamples holds for inspect, check and r
     CHECK_FALSE(fs::exists(dir.path / "r.html"));
     CHECK(runExeSplit("inspect " + q(in) + " --limit maxAssetNodeSamples=100000").code == 0);
 }
+
+TEST_CASE("first use: every loop.* key the README names is a key of the sidecar") {
+    TempDir dir("readme-keys");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.glb")).code == 0);
+    const Json loop = Json::parse(readText(dir.path / "w.rootmotion.json"))["clips"][0]["loop"];
+    int named = 0;
+    for (const char* doc : {"README.md", "docs/sidecar.md"}) {
+        const std::string text = readText(fs::path(ROOTBAKE_SOURCE_DIR) / doc);
+        const std::regex key(R"(`loop\.([A-Za-z]+)`)");
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), key); it != std::sregex_iterator(); ++it, ++named) {
+            CAPTURE(doc);
+            CAPTURE((*it)[1].str());
+            CHECK(loop.contains((*it)[1].str()));
+        }
+    }
+    CHECK(named >= 5);
+}
