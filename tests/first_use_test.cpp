@@ -377,3 +377,18 @@ TEST_CASE("first use: every loop.* key the README names is a key of the sidecar"
     }
     CHECK(named >= 5);
 }
+
+TEST_CASE("first use: cmake --install puts the executable, runtime.h and the CMake module under a prefix") {
+    TempDir dir("install");
+    const fs::path build = fs::path(ROOTBAKE_EXE).parent_path();
+    std::string output;
+    REQUIRE(test::runShell("cmake --install " + q(build) + " --prefix " + q(dir.path) + " 2>&1", output) == 0);
+    const fs::path source = ROOTBAKE_SOURCE_DIR;
+    CHECK(test::readBytes(dir.path / "include" / "rootbake" / "runtime.h") ==
+          test::readBytes(source / "include" / "rootbake" / "runtime.h"));
+    CHECK(test::readBytes(dir.path / "lib" / "cmake" / "rootbake" / "RootbakeBake.cmake") ==
+          test::readBytes(source / "cmake" / "RootbakeBake.cmake"));
+    std::string version;
+    CHECK(test::runShell(q(dir.path / "bin" / "rootbake") + " --version", version) == 0);
+    CHECK(version.rfind("rootbake ", 0) == 0);
+}
