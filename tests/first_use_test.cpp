@@ -392,3 +392,53 @@ TEST_CASE("first use: cmake --install puts the executable, runtime.h and the CMa
     CHECK(test::runShell(q(dir.path / "bin" / "rootbake") + " --version", version) == 0);
     CHECK(version.rfind("rootbake ", 0) == 0);
 }
+
+TEST_CASE("first use: info lists every node, skin and clip, with the names --root and --contacts take") {
+    TempDir dir("info");
+    const fs::path in = dir.path / "walker.glb";
+    writeBytes(in, editedBiped([](Json&) {}));
+    const Json doc = Json::parse(samples::makeBiped().json);
+    const SplitExit e = runExeSplit("info " + q(in) + " --json");
+    REQUIRE(e.code == 0);
+    const Json info = Json::parse(e.out)[0];
+    // Against the document itself: parents from the children arrays, joints from the skins.
+    REQUIRE(info["nodes"].size() == doc["nodes"].size());
+    std::vector<Json> parent(doc["nodes"].size(), nullptr);
+    std::vector<bool> joint(doc["nodes"].size(), false);
+    for (std::size_t i = 0; i < doc["nodes"].size(); ++i)
+        for (const Json& child : doc["nodes"][i].value("children", Json::array())) parent[child.get<std::size_t>()] = i;
+    for (const Json& skin : doc["skins"])
+        for (const Json& j : skin["joints"]) joint[j.get<std::size_t>()] = true;
+    for (std::size_t i = 0; i < doc["nodes"].size(); ++i) {
+        CAPTURE(i);
+        const Json& n = info["nodes"][i];
+        CHECK(n["index"] == i);
+        CHECK(n["name"] == doc["nodes"][i]["name"]);
+        CHECK(n["parent"] == parent[i]);
+        CHECK(n["joint"] == joint[i]);
+        CHECK(n["mesh"] == doc["nodes"][i].contains("mesh"));
+    }
+    REQUIRE(info["skins"].size() == doc["skins"].size());
+    CHECK(info["skins"][0]["joints"] == doc["skins"][0]["joints"]);
+    CHECK(info["clips"].size() == doc["animations"].size());
+
+    const SplitExit text = runExeSplit("info " + q(in));
+    CHECK(contains(text.out, "  node  name "));  // a header row
+    CHECK(contains(text.out, "  1     Hips "));
+}
+
+TEST_CASE("first use: info and inspect agree on a clip's duration, 0 to its last key") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // Xbot's sad_pose has keys from 1/30 s to 2/30 s: the clip lasts 0.067 s (corpus MANIFEST:
+    // duration = max sampler input), not 0.033 s from first to last key.
+    const fs::path xbot = shared / "corpus" / "threejs-xbot" / "Xbot.glb";
+    const Json info = Json::parse(runExeSplit("info " + q(xbot) + " --json").out)[0]["clips"];
+    const Json inspect = Json::parse(runExeSplit("inspect " + q(xbot) + " --json").out)[0]["clips"];
+    REQUIRE(info.size() == inspect.size());
+    for (std::size_t i = 0; i < info.size(); ++i) {
+        CAPTURE(info[i]["name"]);
+        CHECK(info[i]["duration"].get<double>() == doctest::Approx(inspect[i]["duration"].get<double>()).epsilon(1e-9));
+    }
+    CHECK(info[4]["name"] == "sad_pose");
+    CHECK(info[4]["duration"].get<double>() == doctest::Approx(0.067).epsilon(0.01));
+}
