@@ -442,3 +442,35 @@ TEST_CASE("first use: info and inspect agree on a clip's duration, 0 to its last
     CHECK(info[4]["name"] == "sad_pose");
     CHECK(info[4]["duration"].get<double>() == doctest::Approx(0.067).epsilon(0.01));
 }
+
+TEST_CASE("first use: tables have a header row and sized columns, reasons with -v, verify within 120 columns") {
+    TempDir dir("tables");
+    const fs::path in = dir.path / "walker.glb";
+    // A clip name of 60 characters: the columns follow it, verify cuts it.
+    const std::string longName(60, 'w');
+    writeBytes(in, editedBiped([&](Json& doc) { doc["animations"][6]["name"] = longName; }));
+    const SplitExit inspect = runExeSplit("inspect " + q(in));
+    REQUIRE(inspect.code == 0);
+    std::istringstream lines(inspect.out);
+    std::string line;
+    std::getline(lines, line);  // the file
+    std::getline(lines, line);
+    CHECK(line.rfind("  clip" + std::string(longName.size() - 4 + 2, ' ') + "source", 0) == 0);
+    std::getline(lines, line);
+    CHECK(line.rfind("  walk" + std::string(longName.size() - 4 + 2, ' ') + "root ", 0) == 0);
+    CHECK_FALSE(contains(inspect.out, "net travel"));  // the reasons
+    CHECK(contains(runExeSplit("inspect " + q(in) + " -v").out, "      reason: root: Hips"));
+
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.glb")).code == 0);
+    const SplitExit verify = runExeSplit("verify " + q(dir.path / "w.glb") + " --source " + q(in));
+    CHECK(verify.code == 0);
+    std::istringstream table(verify.out);
+    int rows = 0;
+    for (; std::getline(table, line); ++rows) {
+        CAPTURE(line);
+        CHECK(line.size() <= 120);
+    }
+    CHECK(rows >= 10);
+    CHECK(contains(verify.out, "  clip "));
+    CHECK(contains(verify.out, std::string(29, 'w') + "..."));
+}

@@ -46,6 +46,12 @@ bool parseSource(const std::string& text, AnalysisArgs& into);
 bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
 
+// Rows of cells as table lines: each column as wide as its widest cell (the header
+// row's too), two spaces apart, each line starting with indent, without its newline.
+std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
+// The same joined, one line each.
+std::string tableText(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
+
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);
 

@@ -106,24 +106,6 @@ std::string plural(std::size_t count, const char* one, const char* many) {
     return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
-// Rows of cells as columns, each as wide as its widest cell, two spaces apart.
-std::string columns(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
-    std::vector<std::size_t> width;
-    for (const auto& row : rows)
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            if (width.size() <= c) width.push_back(0);
-            width[c] = std::max(width[c], row[c].size());
-        }
-    std::string out;
-    for (const auto& row : rows) {
-        std::string line = indent;
-        for (std::size_t c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c] + std::string(width[c] - row[c].size() + 2, ' ') : row[c];
-        out += line + "\n";
-    }
-    return out;
-}
-
 void printText(const Json& asset) {
     std::string out = printable(asset["file"].get<std::string>()) + ": " + asset["container"].get<std::string>() +
                       ", " + plural(asset["nodes"].size(), "node", "nodes") + ", " +
@@ -135,14 +117,14 @@ void printText(const Json& asset) {
         nodes.push_back({std::to_string(n["index"].get<int>()), printable(n["name"].get<std::string>()),
                          n["parent"].is_null() ? "-" : std::to_string(n["parent"].get<int>()),
                          n["joint"].get<bool>() ? "joint" : "-", n["mesh"].get<bool>() ? "mesh" : "-"});
-    out += columns(nodes, "  ");
+    out += tableText(nodes, "  ");
     if (!asset["skins"].empty()) {
         std::vector<std::vector<std::string>> skins{{"skin", "name", "joints", "skeleton"}};
         for (const Json& s : asset["skins"])
             skins.push_back({std::to_string(s["index"].get<int>()), printable(s["name"].get<std::string>()),
                              std::to_string(s["joints"].size()),
                              s["skeleton"].is_null() ? "-" : std::to_string(s["skeleton"].get<int>())});
-        out += columns(skins, "  ");
+        out += tableText(skins, "  ");
     }
     if (!asset["clips"].empty()) {
         std::vector<std::vector<std::string>> clips{{"clip", "name", "duration", "channels", "paths", "interpolations"}};
@@ -153,7 +135,7 @@ void printText(const Json& asset) {
                              duration, std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
                              countsText(c["interpolations"])});
         }
-        out += columns(clips, "  ");
+        out += tableText(clips, "  ");
     }
     std::fputs(out.c_str(), stdout);
 }

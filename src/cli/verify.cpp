@@ -63,24 +63,9 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
     return n;
 }
 
-std::string percent(double fraction) {
-    if (!std::isfinite(fraction)) return "   -  ";
-    char text[32];
-    std::snprintf(text, sizeof text, "%5.1f%%", 100.0 * fraction);
-    return text;
-}
-
 std::string compactPercent(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
-
-std::string cell(const verify::SkateStats& s, bool measured) {
-    if (!measured || s.samples == 0) return "      -                       ";
-    char text[96];
-    std::snprintf(text, sizeof text, "%7.4f %s %7.4f %s", s.mean, percent(s.meanFraction).c_str(), s.p95,
-                  percent(s.p95Fraction).c_str());
     return text;
 }
 
@@ -296,25 +281,43 @@ int verify(const VerifyArgs& given) {
         std::printf("%s\n", out.dump(2).c_str());
     } else {
         std::printf(
-            "%s: planted-contact horizontal speed, m/s and %% of the clip's speed (mean, p95); %d loops at "
-            "%.0f fps; planted: within %.0f%% of height for %.0f ms\n",
-            args.baked.c_str(), settings.loops, settings.framesPerSecond, 100 * settings.plantedBand,
-            1000 * settings.plantedMargin);
-        std::printf("  %-24s %-11s %9s  %-30s  %-30s  %-30s  %s\n", "", "", "", "baked (runtime track)",
-                    "constant velocity", args.source.empty() ? "source (no --source)" : "source as it is",
-                    "");
-        const char* columns = "   mean       p95              ";
-        std::printf("  %-24s %-11s %9s  %s  %s  %s  %s\n", "clip", "source", "speed m/s", columns, columns,
-                    columns, "result");
+            "%s: %d loops at %.0f fps. skate: the mean horizontal speed of planted contacts (within %.0f%% of\n"
+            "  the height for %.0f ms) of the baked clip moved by its track, m/s and %% of the clip's speed (m/s),\n"
+            "  p95 %%: its 95th percentile; const %%: moved at constant speed; source %%: %s as it is\n",
+            printable(args.baked).c_str(), settings.loops, settings.framesPerSecond, 100 * settings.plantedBand,
+            1000 * settings.plantedMargin, args.source.empty() ? "(no --source)" : printable(args.source).c_str());
+        // Within 120 columns: a clip name longer than kNameColumn is cut (--json has it whole),
+        // and what is not "ok" is said under the table.
+        constexpr std::size_t kNameColumn = 32;
+        std::vector<std::vector<std::string>> rows{
+            {"clip", "source", "speed", "skate", "skate %", "p95 %", "const %", "source %", "result"}};
+        // m/s, or % of the clip's speed, of one measurement; "-" when there is none.
+        auto metres = [](const verify::SkateStats& st, bool measured, double value) {
+            char cellText[32];
+            std::snprintf(cellText, sizeof cellText, "%.4f", value);
+            return measured && st.samples > 0 && std::isfinite(value) ? std::string(cellText) : std::string("-");
+        };
+        auto share = [](const verify::SkateStats& st, bool measured, double fraction) {
+            return measured && st.samples > 0 && std::isfinite(fraction) ? compactPercent(fraction) : std::string("-");
+        };
+        std::string notes;
         int gated = 0;
         for (const ClipReport& r : reports) {
             gated += r.gated;
-            const std::string result = r.gated && r.passed ? "ok" : r.note;
-            std::printf("  %-24s %-11s %9.4f  %s  %s  %s  %s\n", printable(r.clip->name).c_str(), r.clip->source.c_str(),
-                        r.skate.averageSpeed, cell(r.skate.baked, r.measured).c_str(),
-                        cell(r.skate.constant, r.measured).c_str(),
-                        cell(r.skate.source, r.measured && r.skate.measuredSource).c_str(), result.c_str());
+            std::string name = printable(r.clip->name);
+            if (name.size() > kNameColumn) name = name.substr(0, kNameColumn - 3) + "...";
+            char speed[32];
+            std::snprintf(speed, sizeof speed, "%.4f", r.skate.averageSpeed);
+            const bool ok = r.gated && r.passed;
+            const verify::ClipSkate& k = r.skate;
+            const bool hasSource = r.measured && k.measuredSource;
+            rows.push_back({name, r.clip->source, speed, metres(k.baked, r.measured, k.baked.mean),
+                            share(k.baked, r.measured, k.baked.meanFraction), share(k.baked, r.measured, k.baked.p95Fraction),
+                            share(k.constant, r.measured, k.constant.meanFraction),
+                            share(k.source, hasSource, k.source.meanFraction), ok ? "ok" : r.gated ? "SKATES" : "not gated"});
+            if (!ok) notes += "  " + printable(r.clip->name) + ": " + r.note + "\n";
         }
+        std::fputs((tableText(rows, "  ") + notes).c_str(), stdout);
         std::printf("%s: %d of %zu clips gated, %s %.1f%% of their speed\n", failed ? "FAILED" : "ok", gated,
                     reports.size(), failed ? "not all under" : "all under", 100 * args.maxSkate);
     }
