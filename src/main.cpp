@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <clocale>
 
+#include <unistd.h>
+
 namespace {
 
 using namespace rootbake;
@@ -128,7 +130,9 @@ std::string unknownWord(const CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
-    rootbake::installInterruptCleanup();  // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file
+    // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file; the progress line, if any, gives way.
+    rootbake::installInterruptCleanup(isatty(STDERR_FILENO) ? "\r\033[Krootbake: interrupted\n"
+                                                            : "rootbake: interrupted\n");
 
     CLI::App app{"rootbake " ROOTBAKE_VERSION ": bakes root motion out of glTF 2.0 character animations"};
     app.set_version_flag("--version", "rootbake " ROOTBAKE_VERSION);

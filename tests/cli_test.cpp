@@ -135,7 +135,7 @@ TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 
     for (std::size_t at; (at = four1.find("/j4/")) != std::string::npos;) four1.replace(at, 4, "/j1/");
     CHECK(four1 == one.out);
     CHECK(lines(one.out) == 3);
-    CHECK(one.err.empty());
+    CHECK(one.err == "rootbake: 3 assets: 3 baked, 0 failed a gate, 0 not baked\n");  // the batch's summary
 
     // Without -r a folder gives its own files only.
     const SplitExit flat = runExeSplit("bake " + q(a.root) + " --out-dir " + q(a.dir.path / "flat"));
@@ -146,8 +146,9 @@ TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 
     const auto before = listing(a.dir.path / "j1");
     const SplitExit again = runExeSplit("bake " + q(a.root) + " -r --out-dir " + q(a.dir.path / "j1") + " -j 2");
     CHECK(again.code == 3);
-    CHECK(lines(again.err) == 3);
+    CHECK(lines(again.err) == 4);  // and the summary
     CHECK(contains(again.err, "exists (pass --force"));
+    CHECK(contains(again.err, "rootbake: 3 assets: 0 baked, 0 failed a gate, 3 not baked\n"));
     CHECK(listing(a.dir.path / "j1") == before);
 }
 
@@ -161,8 +162,9 @@ TEST_CASE("cli: a bad asset in a batch fails alone; the exit status and the line
                               std::to_string(jobs[i]));
     for (const SplitExit& e : runs) {
         CHECK(e.code == 2);
-        CHECK(lines(e.err) == 1);
+        CHECK(lines(e.err) == 2);
         CHECK(contains(e.err, "broken.glb"));
+        CHECK(contains(e.err, "rootbake: 4 assets: 3 baked, 0 failed a gate, 1 not baked\n"));
         CHECK(lines(e.out) == 3);
     }
     CHECK(runs[0].out == runs[1].out);

@@ -474,3 +474,56 @@ TEST_CASE("first use: tables have a header row and sized columns, reasons with -
     CHECK(contains(verify.out, "  clip "));
     CHECK(contains(verify.out, std::string(29, 'w') + "..."));
 }
+
+TEST_CASE("first use: a batch's summary in a pipe too, its progress line within the terminal, Ctrl-C said") {
+    TempDir dir("batch");
+    const fs::path art = dir.path / "a folder with a rather long name for the progress line";
+    fs::create_directories(art);
+    const std::vector<std::uint8_t> biped = editedBiped([](Json&) {});
+    for (int i = 0; i < 40; ++i) writeBytes(art / ("walker" + std::to_string(100 + i) + ".glb"), biped);
+
+    // In a pipe, with CI set: the summary still ends the run, on stderr.
+    const SplitExit piped = runExeSplit("bake " + q(art) + " --out-dir " + q(dir.path / "piped"), "CI=1 ");
+    CHECK(piped.code == 0);
+    CHECK(contains(piped.err, "rootbake: 40 assets: 40 baked, 0 failed a gate, 0 not baked\n"));
+    CHECK_FALSE(contains(piped.out, "40 assets"));
+
+    // On a terminal 30 columns wide (script(1) gives it a pty): every progress line fits in 29.
+    std::string ignored;
+    if (test::runShell("command -v script >/dev/null", ignored) == 0) {
+        std::string screen;
+        test::writeText(dir.path / "tty.sh", "\"" + std::string(ROOTBAKE_EXE) + "\" bake " + q(art) + " -j 1 --out-dir " +
+                                                 q(dir.path / "tty") + " >/dev/null\n");
+        test::runShell("env -u CI COLUMNS=30 script -qec " + q("bash " + (dir.path / "tty.sh").string()) + " /dev/null",
+                       screen);
+        std::size_t progressLines = 0;
+        for (std::size_t at = screen.find("\r\033[K["); at != std::string::npos; at = screen.find("\r\033[K[", at + 1)) {
+            const std::size_t end = screen.find('\r', at + 1);
+            const std::string line = screen.substr(at + 4, end - at - 4);
+            CAPTURE(line);
+            CHECK(line.size() <= 29);
+            ++progressLines;
+        }
+        CHECK(progressLines > 10);
+        CHECK(contains(screen, "rootbake: 40 assets: 40 baked"));
+    }
+
+    // SIGINT once the first output is written: "rootbake: interrupted", death by the signal, no litter.
+    const fs::path out = dir.path / "interrupted";
+    std::string said;
+    // set -m: a background job of a script otherwise starts with SIGINT ignored.
+    const std::string script = "set -m; \"" + std::string(ROOTBAKE_EXE) + "\" bake " + q(art) + " -j 1 --out-dir " + q(out) +
+                               " >/dev/null 2>" + q(dir.path / "err") + " & pid=$!; " +
+                               "for i in $(seq 1000); do [ -e " + q(out / "walker100.glb") + " ] && break; sleep 0.01; done; " +
+                               "kill -INT $pid; wait $pid; echo $?";
+    test::writeText(dir.path / "interrupt.sh", script);
+    test::runShell("bash " + q(dir.path / "interrupt.sh"), said);
+    CHECK(said == "130\n");  // 128 + SIGINT
+    CHECK(readText(dir.path / "err").find("rootbake: interrupted\n") != std::string::npos);
+    REQUIRE(fs::is_directory(out));
+    for (const auto& entry : fs::recursive_directory_iterator(out)) {
+        CAPTURE(entry.path());
+        CHECK(entry.path().extension() != ".tmp");
+        CHECK(entry.path().extension() != ".bak");
+    }
+}

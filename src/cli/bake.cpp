@@ -238,11 +238,13 @@ int bake(const BakeArgs& args) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
         std::printf("%s\n", Json{{"exitCode", status}, {"assets", std::move(assets)}}.dump(2).c_str());
-    } else if (run.progress) {
+    }
+    // A batch ends with one line on stderr, on a terminal or in a pipe (a CI log).
+    if (outcomes.size() > 1 && !run.args.quiet) {
         int failed = 0, gated = 0;
         for (const AssetOutcome& o : outcomes) (o.code == kGateFailed ? gated : failed) += o.code != kOk;
-        std::printf("%zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
-                    outcomes.size() - std::size_t(failed), gated, failed);
+        std::fprintf(stderr, "rootbake: %zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
+                     outcomes.size() - std::size_t(failed), gated, failed);
     }
     if (status != kOk && status != kGateFailed) return status;
 

@@ -5,6 +5,7 @@
 #include "write/bake.h"
 #include "write/sha256.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -63,6 +64,25 @@ int collectFolder(const fs::path& folder, bool recursive, const fs::path& skip, 
     std::sort(found.begin(), found.end());
     for (const fs::path& file : found) out.push_back({file, file.lexically_relative(folder), nullptr});
     return kOk;
+}
+
+// The terminal's width: the window's, else $COLUMNS, else 80.
+std::size_t terminalColumns() {
+    winsize size{};
+    if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+    if (const char* columns = std::getenv("COLUMNS")) {
+        const long n = std::atol(columns);
+        if (n > 0) return std::size_t(n);
+    }
+    return 80;
+}
+
+// "[3/200] art/chars/walk.glb", the path's start cut ("...s/walk.glb") to fit one line of
+// `columns`: a line longer than the terminal wraps, and \r then clears only its last row.
+std::string progressLine(std::size_t done, std::size_t count, const std::string& path, std::size_t columns) {
+    const std::string prefix = "[" + std::to_string(done) + "/" + std::to_string(count) + "] ";
+    const std::size_t room = columns > prefix.size() + 4 ? columns - 1 - prefix.size() : 3;
+    return prefix + (path.size() <= room ? path : "..." + path.substr(path.size() - (room - 3)));
 }
 
 }  // namespace
@@ -202,6 +222,7 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
 
     // Prints on this thread, in input order; with one job this thread does the work too.
     std::vector<AssetOutcome> outcomes;
+    const std::size_t columns = run.progress ? terminalColumns() : 0;
     auto printReady = [&](std::size_t& printed, std::size_t finishedNow) {
         if (run.progress) std::fputs("\r\033[K", stderr);
         for (; printed < count && done[printed]; ++printed) {
@@ -211,7 +232,9 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
             std::fputs(o.err.c_str(), stderr);
         }
         if (run.progress && finishedNow < count)
-            std::fprintf(stderr, "[%zu/%zu] %s", finishedNow, count, run.inputs[std::min(printed, count - 1)].path.c_str());
+            std::fputs(progressLine(finishedNow, count, printable(run.inputs[std::min(printed, count - 1)].path.string()),
+                                    columns).c_str(),
+                       stderr);
         std::fflush(stderr);
     };
     std::size_t printed = 0;
