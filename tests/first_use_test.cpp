@@ -527,3 +527,23 @@ TEST_CASE("first use: a batch's summary in a pipe too, its progress line within 
         CHECK(entry.path().extension() != ".bak");
     }
 }
+
+TEST_CASE("first use: a rootbake.json glob that matches no clip is a warning naming it") {
+    TempDir dir("glob");
+    const fs::path art = dir.path / "art";
+    fs::create_directories(art / "more");
+    const std::vector<std::uint8_t> biped = editedBiped([](Json&) {});
+    writeBytes(art / "a.glb", biped);
+    writeBytes(art / "more" / "b.glb", biped);
+    test::writeText(art / "rootbake.json", R"({"clips": {"strafe*": {"extractLateralMotion": true}, "wlak": {"source": "none"}}})");
+    const std::string warning = "rootbake.json: clips[\"wlak\"]: the glob matches no clip of the 2 assets it applies to\n";
+    for (const std::string& command : {"inspect " + q(art) + " -r", "check " + q(art) + " -r --against " + q(dir.path),
+                                       "bake " + q(art) + " -r --out-dir " + q(dir.path / "out")}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command);
+        CHECK(contains(e.err, warning));
+        CHECK_FALSE(contains(e.err, "strafe*"));  // the biped has a strafe
+        CHECK(e.err.find("wlak") == e.err.rfind("wlak"));  // once for the run, not per asset
+    }
+    CHECK(runExeSplit("inspect " + q(art) + " -r -q").err.empty());
+}

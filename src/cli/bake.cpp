@@ -70,6 +70,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         return fail(kBadInput, label + ": " + asset->missingImages.front() +
                                    ": bake copies or embeds every image the asset uses, so it needs it");
     outcome.err += loadWarnings(run, *asset);
+    outcome.rulesMatched = matchedRules(input, *asset);
 
     const Container container = args.glb        ? Container::Glb
                                 : args.gltf     ? Container::Gltf
@@ -223,6 +224,7 @@ int bake(const BakeArgs& args) {
     });
     removeEmpty(made);
     printDoubtSummary(run, outcomes);
+    printUnmatchedRules(run, outcomes);
     int status = exitCodeOf(outcomes);
 
     if (!args.depfile.empty()) {

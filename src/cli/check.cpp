@@ -116,6 +116,7 @@ int check(const CheckArgs& args) {
         auto asset = loadInput(run, input);
         if (!asset) return fail(kBadInput, asset.error().message);
         outcome.err += loadWarnings(run, *asset);
+        outcome.rulesMatched = matchedRules(input, *asset);
         // A sidecar that cannot be read is an input error (exit 2), not a change (4).
         std::ifstream in(committed, std::ios::binary);
         if (!in) return fail(kBadInput, label + ": nothing to check against: " + committed.string() + " cannot be read");
@@ -178,6 +179,7 @@ int check(const CheckArgs& args) {
         return outcome;
     });
 
+    printUnmatchedRules(run, outcomes);
     const int status = exitCodeOf(outcomes);
     if (run.args.json) {
         Json assets = Json::array();

@@ -26,6 +26,7 @@ int inspect(const InspectArgs& args) {
             return outcome;
         }
         outcome.err += loadWarnings(run, *asset);
+        outcome.rulesMatched = matchedRules(input, *asset);
         const std::vector<Options> options = optionsForClips(run, input, *asset);
         if (Status budget = checkBudget(run, *asset, options); !budget) {
             outcome.code = kBadInput;
@@ -94,6 +95,7 @@ int inspect(const InspectArgs& args) {
     });
 
     printDoubtSummary(run, outcomes);
+    printUnmatchedRules(run, outcomes);
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));

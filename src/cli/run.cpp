@@ -243,7 +243,9 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
             try {
                 done[i] = work(i);
             } catch (const std::exception& e) {
-                done[i] = AssetOutcome{kBadInput, "", errorLine(run.inputs[i].path.string() + ": " + e.what()), {}};
+                done[i] = AssetOutcome{};
+                done[i]->code = kBadInput;
+                done[i]->err = errorLine(run.inputs[i].path.string() + ": " + e.what());
             }
             printReady(printed, i + 1);
         }
@@ -275,6 +277,36 @@ void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& o
     for (const AssetOutcome& o : outcomes) clips += o.doubtful;
     if (clips == 0 || run.args.verbose || run.args.quiet) return;
     std::fprintf(stderr, "rootbake: %d %s with warnings: -v to see them\n", clips, clips == 1 ? "clip" : "clips");
+}
+
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset) {
+    std::vector<std::uint8_t> matched;
+    if (!input.config) return matched;
+    for (const ClipRule& rule : input.config->clips)
+        matched.push_back(std::any_of(asset.clips.begin(), asset.clips.end(),
+                                      [&](const Clip& clip) { return matchesClip(rule, clip.name); }));
+    return matched;
+}
+
+void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>& outcomes) {
+    if (run.args.quiet) return;
+    for (const auto& [path, config] : run.configs) {
+        std::vector<std::uint8_t> matched(config.clips.size(), 0);
+        std::size_t assets = 0;
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            if (run.inputs[i].config != &config || outcomes[i].rulesMatched.size() != matched.size()) continue;
+            ++assets;
+            for (std::size_t r = 0; r < matched.size(); ++r) matched[r] |= outcomes[i].rulesMatched[r];
+        }
+        for (std::size_t r = 0; assets > 0 && r < matched.size(); ++r)
+            if (!matched[r])
+                std::fputs(("rootbake: warning: " +
+                            printable(config.path + ": clips[\"" + config.clips[r].glob + "\"]: the glob matches no clip of the " +
+                                      std::to_string(assets) + (assets == 1 ? " asset" : " assets") + " it applies to") +
+                            "\n")
+                               .c_str(),
+                           stderr);
+    }
 }
 
 int exitCodeOf(const std::vector<AssetOutcome>& outcomes) {

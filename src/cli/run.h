@@ -70,7 +70,17 @@ struct AssetOutcome {
     std::string err;  // for stderr: errors and failed gates, always printed
     nlohmann::ordered_json json;
     int doubtful = 0;  // clips with doubts() (listed in err with --verbose)
+    // Per clip rule of the input's config: 1 when a clip of the asset matched it; empty
+    // when the asset did not load.
+    std::vector<std::uint8_t> rulesMatched;
 };
+
+// AssetOutcome::rulesMatched of a loaded asset.
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset);
+
+// Unless --quiet, one warning on stderr per config clip rule that no clip of the assets
+// it applied to matched: a glob with a typo changes nothing, silently.
+void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>& outcomes);
 
 // The clips of the asset with doubts(): their count, and with --verbose their lines
 // (doubtLines) appended to err; nothing with --quiet.
