@@ -15,6 +15,7 @@
 using namespace rootbake;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
+using test::contains;
 using test::listing;
 using test::q;
 using test::readText;
@@ -25,8 +26,6 @@ using test::writeBytes;
 using test::writeText;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::size_t lines(const std::string& text) { return std::size_t(std::count(text.begin(), text.end(), '\n')); }
 

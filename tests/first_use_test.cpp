@@ -17,18 +17,11 @@
 #include <string>
 
 using namespace rootbake;
+using namespace rootbake::test;  // the executable's runners, temp folders, files
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-using test::q;
-using test::readText;
-using test::runExeSplit;
-using test::SplitExit;
-using test::TempDir;
-using test::writeBytes;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The biped with its document edited (names taken out, clips reordered, ...).
 std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit) {
@@ -37,6 +30,13 @@ std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit) {
     edit(doc);
     biped.json = doc.dump();
     return samples::toGlb(biped);
+}
+
+// dir/walker.glb: the biped as it is.
+fs::path writeBiped(const TempDir& dir) {
+    const fs::path file = dir.path / "walker.glb";
+    writeBytes(file, editedBiped([](Json&) {}));
+    return file;
 }
 
 void eraseNames(Json& doc) {
@@ -142,8 +142,7 @@ TEST_CASE("first use: check passes right after bake on the whole corpus") {
 
 TEST_CASE("first use: verify finds the sidecar beside the baked asset") {
     TempDir dir("verify-beside");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "out" / "w.glb")).code == 0);
     const SplitExit e = runExeSplit("verify " + q(dir.path / "out" / "w.glb"));
     CHECK_MESSAGE(e.code == 0, e.err);
@@ -156,8 +155,7 @@ TEST_CASE("first use: verify finds the sidecar beside the baked asset") {
 
 TEST_CASE("first use: doubtful clips are one line on stderr, listed with -v") {
     TempDir dir("doubts");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     const fs::path out = dir.path / "out";
 
     // Nothing doubtful in the biped as it is.
@@ -206,8 +204,7 @@ TEST_CASE("first use: the robot's in-place locomotion without travel is not sile
 
 TEST_CASE("first use: -o takes only a .glb or .gltf name") {
     TempDir dir("output-name");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     // "-out" is "-o ut"; "z.fbx" would get a GLB under a name that says otherwise.
     for (const std::string& args : {std::string(" -out"), " -o " + q(dir.path / "z.fbx"), " -o " + q(dir.path / "walk")}) {
         CAPTURE(args);
@@ -340,8 +337,7 @@ TEST_CASE("first use: a missing image blocks only bake, which says why it needs 
 
 TEST_CASE("first use: --limit maxAssetNodeSamples holds for inspect, check and report as for bake") {
     TempDir dir("budget");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     REQUIRE(runExeSplit("bake " + q(in) + " --out-dir " + q(dir.path / "out")).code == 0);
     // The walk alone, 1 s at 60 samples per second: (60 + 1) x 26 nodes = 1586 node positions.
     const std::string limit = " --limit maxAssetNodeSamples=1000";
@@ -361,8 +357,7 @@ TEST_CASE("first use: --limit maxAssetNodeSamples holds for inspect, check and r
 
 TEST_CASE("first use: every loop.* key the README names is a key of the sidecar") {
     TempDir dir("readme-keys");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.glb")).code == 0);
     const Json loop = Json::parse(readText(dir.path / "w.rootmotion.json"))["clips"][0]["loop"];
     int named = 0;
@@ -395,8 +390,7 @@ TEST_CASE("first use: cmake --install puts the executable, runtime.h and the CMa
 
 TEST_CASE("first use: info lists every node, skin and clip, with the names --root and --contacts take") {
     TempDir dir("info");
-    const fs::path in = dir.path / "walker.glb";
-    writeBytes(in, editedBiped([](Json&) {}));
+    const fs::path in = writeBiped(dir);
     const Json doc = Json::parse(samples::makeBiped().json);
     const SplitExit e = runExeSplit("info " + q(in) + " --json");
     REQUIRE(e.code == 0);
