@@ -2,6 +2,7 @@
 #include "cli/bake.h"
 #include "cli/check.h"
 #include "cli/cli.h"
+#include "cli/config.h"
 #include "cli/report.h"
 #include "cli/verify.h"
 #include "rootbake/version.h"
@@ -9,7 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <clocale>
+
+#include <unistd.h>
 
 namespace {
 
@@ -101,11 +105,42 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
     cmd.add_option("--limit", c.limits, "Raise a limit an error names: NAME=N (maxNodes=2000000)");
 }
 
+// What a parse error most likely was, said so the user can fix it: an unknown command or
+// option, with the nearest known one ("unknown option '--output-dir'; did you mean --out-dir?").
+// Empty when every word is known (CLI11's own message then says what is wrong).
+std::string unknownWord(const CLI::App& app, int argc, char** argv) {
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+    if (argc < 2 || argv[1][0] == '-') return "";
+    const std::string command = argv[1];
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : app.get_subcommands({}))
+        if (s->get_name() == command) sub = s;
+    auto suggest = [](const std::string& near, const std::string& prefix) {
+        return near.empty() ? std::string() : "; did you mean " + prefix + near + "?";
+    };
+    if (!sub) return "unknown command '" + command + "'" + suggest(closestName(command, commands), "");
+    std::vector<std::string> longNames;
+    for (const CLI::Option* o : sub->get_options())
+        for (const std::string& name : o->get_lnames()) longNames.push_back(name);
+    for (int i = 2; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word == "--") break;
+        if (word.rfind("--", 0) != 0 || word.size() == 2) continue;
+        const std::string name = word.substr(2, word.find('=') - 2);
+        if (std::find(longNames.begin(), longNames.end(), name) == longNames.end())
+            return "unknown option '--" + name + "'" + suggest(closestName(name, longNames), "--");
+    }
+    return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
-    rootbake::installInterruptCleanup();  // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file
+    // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file; the progress line, if any, gives way.
+    rootbake::installInterruptCleanup(isatty(STDERR_FILENO) ? "\r\033[Krootbake: interrupted\n"
+                                                            : "rootbake: interrupted\n");
 
     CLI::App app{"rootbake " ROOTBAKE_VERSION ": bakes root motion out of glTF 2.0 character animations"};
     app.set_version_flag("--version", "rootbake " ROOTBAKE_VERSION);
@@ -162,7 +197,7 @@ int main(int argc, char** argv) {
     VerifyArgs verifyArgs;
     CLI::App* verifyCmd = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
     verifyCmd->add_option("baked", verifyArgs.baked, "The in-place .glb/.gltf that bake wrote")->required();
-    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar (<stem>.rootmotion.json)")->required();
+    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar; default: <stem>.rootmotion.json beside it");
     verifyCmd->add_option("--source", verifyArgs.source, "The original asset: adds the source clips' skate");
     verifyCmd->add_option("--max-skate", verifyArgs.maxSkate,
                           "Mean planted-contact speed allowed, fraction of the clip's speed (0.05)");
@@ -178,7 +213,11 @@ int main(int argc, char** argv) {
         // One line, as every other error; CLI11's own codes (100+) mapped onto ours.
         std::string command;
         for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
-        printError(std::string(e.what()) + " (rootbake " + command + "--help lists the options)");
+        if (command.empty() && argc > 1 && argv[1][0] != '-') command = std::string(argv[1]) + " ";
+        const std::string unknown = unknownWord(app, argc, argv);
+        if (unknown.rfind("unknown command", 0) == 0) command.clear();
+        printError((unknown.empty() ? std::string(e.what()) : unknown) + " (rootbake " + command +
+                   "--help lists the " + (command.empty() ? "commands" : "options") + ")");
         return kUsage;
     }
 

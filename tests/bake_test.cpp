@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <numbers>
+#include <regex>
 #include <set>
 
 #include <sys/wait.h>
@@ -34,6 +35,8 @@ using test::listing;
 using test::readBytes;
 using test::TempDir;
 using test::writeBytes;
+using test::readText;
+using test::writeText;
 
 namespace {
 
@@ -368,6 +371,7 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
     const fs::path input = dir.path / "biped.glb";
     writeBytes(input, samples::toGlb(biped));
     fs::create_directories(dir.path / "sub");
+    fs::create_directories(dir.path / "sub.glb");
     fs::create_symlink(input, dir.path / "link.glb");
     writeBytes(dir.path / "plain.txt", std::vector<std::uint8_t>{'x'});
     writeBytes(dir.path / "exists.glb", std::vector<std::uint8_t>{'o', 'l', 'd'});
@@ -382,7 +386,8 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
         {(dir.path / "link.glb").string(), "--force", "is the input file", 1},
         {(dir.path / "exists.glb").string(), "", "exists (pass --force", 3},
         {(dir.path / "plain.txt" / "out.glb").string(), "", "is not a folder", 3},
-        {(dir.path / "sub").string(), "--force", "is a folder", 3},
+        {(dir.path / "sub").string(), "--force", "the output must end in .glb or .gltf", 1},
+        {(dir.path / "sub.glb").string(), "--force", "is a folder", 3},
         {"/proc/rootbake-out.glb", "--force", "cannot write", 3},
     };
     for (const auto& row : table) {
@@ -447,11 +452,18 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
     e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " -o " + q(dir.path / "bot.gltf"));
     REQUIRE(e.code == 0);
     CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));
-    // An output named like a file the input reads is refused.
+    // An output named like a file the input reads is refused (the .bin by its name already).
     e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " --glb -o " + q(dir.path / "buffer.bin") +
                " --force");
     CHECK(e.code == 1);
-    CHECK(e.output.find("which the input reads") != std::string::npos);
+    CHECK(e.output.find("the output must end in .glb or .gltf") != std::string::npos);
     CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));
+    fs::copy_file(dir.path / "buffer.bin", dir.path / "buffer.glb");
+    writeText(dir.path / "reads.gltf",
+              std::regex_replace(readText(dir.path / "Bot_Skinned.gltf"), std::regex("buffer\\.bin"), "buffer.glb"));
+    e = runExe("bake " + q(dir.path / "reads.gltf") + " --glb -o " + q(dir.path / "buffer.glb") + " --force");
+    CHECK(e.code == 1);
+    CHECK(e.output.find("which the input reads") != std::string::npos);
+    CHECK(readBytes(dir.path / "buffer.glb") == readBytes(source / "buffer.bin"));
     (void)before;
 }

@@ -15,6 +15,7 @@
 using namespace rootbake;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
+using test::contains;
 using test::listing;
 using test::q;
 using test::readText;
@@ -26,9 +27,15 @@ using test::writeText;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 std::size_t lines(const std::string& text) { return std::size_t(std::count(text.begin(), text.end(), '\n')); }
+
+// Lines of stderr that report failed gates.
+std::size_t gateLines(const std::string& err) {
+    std::size_t n = 0;
+    for (std::size_t at = err.find("rootbake: failed: "); at != std::string::npos; at = err.find("rootbake: failed: ", at + 1))
+        ++n;
+    return n;
+}
 
 // assets/walker.glb, assets/chars/runner.gltf (+ runner.bin), assets/chars/deep/slow.glb
 // (every clip 1.25 times slower), and assets/notes.txt, which no walk picks up.
@@ -127,7 +134,7 @@ TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 
     for (std::size_t at; (at = four1.find("/j4/")) != std::string::npos;) four1.replace(at, 4, "/j1/");
     CHECK(four1 == one.out);
     CHECK(lines(one.out) == 3);
-    CHECK(one.err.empty());
+    CHECK(one.err == "rootbake: 3 assets: 3 baked, 0 failed a gate, 0 not baked\n");  // the batch's summary
 
     // Without -r a folder gives its own files only.
     const SplitExit flat = runExeSplit("bake " + q(a.root) + " --out-dir " + q(a.dir.path / "flat"));
@@ -138,8 +145,9 @@ TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 
     const auto before = listing(a.dir.path / "j1");
     const SplitExit again = runExeSplit("bake " + q(a.root) + " -r --out-dir " + q(a.dir.path / "j1") + " -j 2");
     CHECK(again.code == 3);
-    CHECK(lines(again.err) == 3);
+    CHECK(lines(again.err) == 4);  // and the summary
     CHECK(contains(again.err, "exists (pass --force"));
+    CHECK(contains(again.err, "rootbake: 3 assets: 0 baked, 0 failed a gate, 3 not baked\n"));
     CHECK(listing(a.dir.path / "j1") == before);
 }
 
@@ -153,8 +161,9 @@ TEST_CASE("cli: a bad asset in a batch fails alone; the exit status and the line
                               std::to_string(jobs[i]));
     for (const SplitExit& e : runs) {
         CHECK(e.code == 2);
-        CHECK(lines(e.err) == 1);
+        CHECK(lines(e.err) == 2);
         CHECK(contains(e.err, "broken.glb"));
+        CHECK(contains(e.err, "rootbake: 4 assets: 3 baked, 0 failed a gate, 1 not baked\n"));
         CHECK(lines(e.out) == 3);
     }
     CHECK(runs[0].out == runs[1].out);
@@ -231,8 +240,8 @@ TEST_CASE("cli: --fail-on gates fail the run with one line per clip, and pass wh
     SUBCASE("no-motion: a clip named walk with no travel; the idle is not locomotion") {
         const SplitExit e = runExeSplit("inspect " + walker + " --fail-on no-motion");
         CHECK(e.code == 4);
-        CHECK(lines(e.err) == 1);
-        CHECK(contains(e.err, "rootbake: failed: "));
+        CHECK(gateLines(e.err) == 1);
+        CHECK(contains(e.err, "rootbake: 1 clip with warnings: -v to see them"));  // the walk without travel
         CHECK(contains(e.err, "animations[0] \"walk\": no-motion: named like locomotion, but no travel was found"));
         fs::remove(a.root / "rootbake.json");
         CHECK(runExeSplit("inspect " + walker + " --fail-on no-motion").code == 0);
@@ -240,7 +249,7 @@ TEST_CASE("cli: --fail-on gates fail the run with one line per clip, and pass wh
     SUBCASE("loop-gap: above the fraction fails, below passes") {
         const SplitExit e = runExeSplit("bake " + walker + " --out-dir " + q(a.dir.path / "out") + " --fail-on loop-gap=0.7");
         CHECK(e.code == 4);
-        CHECK(lines(e.err) == 1);
+        CHECK(gateLines(e.err) == 1);
         CHECK(contains(e.err, "\"walk\": loop-gap: the loop seam is 0.761 of the height (1.2 units), above 0.7"));
         CHECK(fs::exists(a.dir.path / "out" / "walker.glb"));  // a gate does not hold the outputs back
         CHECK(runExeSplit("inspect " + walker + " --fail-on loop-gap=0.8").code == 0);
@@ -256,7 +265,8 @@ TEST_CASE("cli: --fail-on gates fail the run with one line per clip, and pass wh
         CHECK(runExeSplit("inspect " + walker + " --fail-on warnings").code == 0);
         const SplitExit e = runExeSplit("inspect " + walker + " --fail-on warnings --root LeftToe");
         CHECK(e.code == 4);
-        CHECK(lines(e.err) == 7);  // every clip
+        CHECK(gateLines(e.err) == 7);  // every clip
+        CHECK(contains(e.err, "rootbake: 7 clips with warnings: -v to see them"));
         CHECK(contains(e.err, "\"idle\": warnings: the joints under the root have no height"));
     }
 }
@@ -297,9 +307,9 @@ TEST_CASE("cli: check passes against what bake wrote and catches a changed speed
                  c["after"].get<double>() == doctest::Approx(0.96).epsilon(1e-6);
     CHECK(speed);
 
-    // No sidecar to compare with is a failed check, named.
+    // No sidecar to compare with is an input error (2), named; 4 is for a clip that changed.
     const SplitExit missing = runExeSplit("check " + q(a.root / "walker.glb") + " --against " + q(a.dir.path));
-    CHECK(missing.code == 4);
+    CHECK(missing.code == 2);
     CHECK(contains(missing.err, "nothing to check against"));
 }
 

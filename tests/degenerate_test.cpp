@@ -153,13 +153,13 @@ TEST_CASE("degenerate: a zero-length clip (every key at 0) and a single key have
     CHECK(cubic.error().message.find("CUBICSPLINE needs at least 2 keys") != std::string::npos);
 }
 
-TEST_CASE("degenerate: duplicate key times, NaN and Inf are refused at load, naming the key") {
+TEST_CASE("degenerate: decreasing key times, NaN and Inf are refused at load, naming the key") {
     const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
     struct Row {
         Keys keys;
         const char* expected;
     } rows[] = {
-        {{1, "translation", "LINEAR", {0.5f, 0.5f}, {0, 1, 0, 0, 1, 1}}, "key 1: time 0.5 is not after the previous key's 0.5"},
+        {{1, "translation", "LINEAR", {0.5f, 0.25f}, {0, 1, 0, 0, 1, 1}}, "key 1: time 0.25 is not after the previous key's 0.5"},
         {{1, "translation", "LINEAR", {0.0f, nan}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
         {{1, "translation", "LINEAR", {0.0f, inf}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
         {{1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 0, nan, 1}}, "element 1: value is not finite"},
@@ -181,6 +181,53 @@ TEST_CASE("degenerate: duplicate key times, NaN and Inf are refused at load, nam
     auto huge = load(R"({"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e309,0]}]})");
     REQUIRE_FALSE(huge.ok());
     CHECK(huge.error().message.find("number overflow") != std::string::npos);
+}
+
+TEST_CASE("degenerate: equal consecutive key times load with a warning and play as a step to the later key") {
+    // As three.js and Babylon play them (LittlestTokyo.glb has such keys): at the repeated
+    // time and after it, the later key's value; before it, towards the earlier one.
+    auto asset = load(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {0.0f, 0.5f, 0.5f, 1.0f},
+                                             {0, 1, 0, 1, 1, 0, 5, 1, 0, 6, 1, 0}}}));
+    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE(asset->warnings.size() == 1);
+    CHECK(asset->warnings[0] ==
+          "animations[0].samplers[0].input: accessors[0] key 2: time 0.5 repeats the previous key's: played as a "
+          "step to the later key");
+    const Channel& c = asset->clips[0].channels[0];
+    double v[3];
+    const struct {
+        double t, x;
+    } linear[] = {{0.0, 0.0}, {0.25, 0.5}, {0.5, 5.0}, {0.75, 5.5}, {1.0, 6.0}, {2.0, 6.0}};
+    ChannelCursor cursor;
+    for (const auto& row : linear) {
+        CAPTURE(row.t);
+        sampleChannel(c, row.t, cursor, v);
+        CHECK(v[0] == doctest::Approx(row.x));
+    }
+    sampleChannel(c, 0.49999, v);  // a fresh cursor, and before the step
+    CHECK(v[0] == doctest::Approx(0.99998));
+
+    // Repeated first keys, STEP and CUBICSPLINE: the later key wins at the repeated time; all finite.
+    for (const char* interpolation : {"LINEAR", "STEP", "CUBICSPLINE"}) {
+        CAPTURE(interpolation);
+        const bool cubic = std::string(interpolation) == "CUBICSPLINE";
+        std::vector<float> values;
+        for (float x : {0.0f, 2.0f, 3.0f}) {
+            if (cubic) values.insert(values.end(), {0, 0, 0});
+            values.insert(values.end(), {x, 1, 0});
+            if (cubic) values.insert(values.end(), {0, 0, 0});
+        }
+        auto first = load(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
+        REQUIRE_MESSAGE(first.ok(), first.error().message);
+        CHECK(first->warnings.size() == 1);
+        const Channel& f = first->clips[0].channels[0];
+        sampleChannel(f, 0.0, v);
+        CHECK(v[0] == 2.0);
+        sampleChannel(f, 0.5, v);
+        CHECK(v[0] == doctest::Approx(cubic ? 2.5 : std::string(interpolation) == "STEP" ? 2.0 : 2.5));
+        const ClipAnalysis a = analyse(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
+        checkFinite(first->rig, first->clips[0], a);
+    }
 }
 
 TEST_CASE("degenerate: a zero scale above the root collapses the travel: source none, finite") {

@@ -128,6 +128,8 @@ inline SplitExit runExeSplit(const std::string& args, const std::string& environ
     return out;
 }
 
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 // A path quoted for the shell.
 inline std::string q(const std::filesystem::path& p) { return "\"" + p.string() + "\""; }
 

@@ -59,7 +59,7 @@ struct Channel {
     int node = 0;  // rig index
     Path path = Path::Translation;
     Interpolation interpolation = Interpolation::Linear;
-    std::vector<float> times;   // seconds, finite, non-negative, strictly increasing
+    std::vector<float> times;   // seconds, finite, non-negative, non-decreasing
     std::vector<float> values;  // times.size() * width() (* 3 for CUBICSPLINE)
     int gltfChannel = 0;        // index in the file's animations[a].channels[]
     int gltfSampler = 0;        // index in the file's animations[a].samplers[]
@@ -78,6 +78,11 @@ struct Clip {
     double start = 0.0;  // first key time over all of the clip's samplers, s
     double end = 0.0;    // last key time over all of the clip's samplers, s
 };
+
+// A clip in tables and sidecars: its glTF name, else "animations[N]" (never blank).
+std::string clipName(const Clip& clip);
+// A clip in messages: animations[2] "walk", or animations[2] when it has no name.
+std::string clipLabel(const Clip& clip);
 
 // ---- sampling and poses -----------------------------------------------------
 

@@ -66,6 +66,11 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     InputFacts facts;
     auto asset = loadInput(run, input, &facts);
     if (!asset) return fail(kBadInput, asset.error().message);
+    if (!asset->missingImages.empty())
+        return fail(kBadInput, label + ": " + asset->missingImages.front() +
+                                   ": bake copies or embeds every image the asset uses, so it needs it");
+    outcome.err += loadWarnings(run, *asset);
+    outcome.rulesMatched = matchedRules(input, *asset);
 
     const Container container = args.glb        ? Container::Glb
                                 : args.gltf     ? Container::Gltf
@@ -106,8 +111,10 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         inPlace += !c.channels.empty();
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
-        if (run.args.verbose) verbose += "  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason + "\n";
-        clips.push_back({{"name", clip.name},
+        addDoubts(run, label, clip, c.analysis, outcome);
+        if (run.args.verbose)
+            verbose += "  " + printable(clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason) + "\n";
+        clips.push_back({{"name", clipName(clip)},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},
                          {"inPlace", !c.channels.empty()},
@@ -138,7 +145,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
 
     outcome.out = label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
                   " clips made in place -> " + out.string() + ", " + sidecar.string() + "\n" + verbose;
-    outcome.err = gateLines;
+    outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
     outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
     return outcome;
@@ -165,6 +172,13 @@ int bake(const BakeArgs& args) {
         const fs::path out = args.output;
         if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
             printError(args.output + ": not a file name");
+            return kUsage;
+        }
+        // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
+        // container's extension is a mistake.
+        const std::string ext = lowerAscii(out.extension().string());
+        if (ext != ".glb" && ext != ".gltf") {
+            printError("-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)");
             return kUsage;
         }
     }
@@ -215,6 +229,8 @@ int bake(const BakeArgs& args) {
         return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i]);
     });
     removeEmpty(made);
+    printDoubtSummary(run, outcomes);
+    printUnmatchedRules(run, outcomes);
     int status = exitCodeOf(outcomes);
 
     if (!args.depfile.empty()) {
@@ -230,11 +246,13 @@ int bake(const BakeArgs& args) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
         std::printf("%s\n", Json{{"exitCode", status}, {"assets", std::move(assets)}}.dump(2).c_str());
-    } else if (run.progress) {
+    }
+    // A batch ends with one line on stderr, on a terminal or in a pipe (a CI log).
+    if (outcomes.size() > 1 && !run.args.quiet) {
         int failed = 0, gated = 0;
         for (const AssetOutcome& o : outcomes) (o.code == kGateFailed ? gated : failed) += o.code != kOk;
-        std::printf("%zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
-                    outcomes.size() - std::size_t(failed), gated, failed);
+        std::fprintf(stderr, "rootbake: %zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
+                     outcomes.size() - std::size_t(failed), gated, failed);
     }
     if (status != kOk && status != kGateFailed) return status;
 

@@ -56,13 +56,29 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
 void compareText(Compared& out, const std::string& clip, const char* field, const std::string& before,
                  const std::string& after) {
     if (before == after) return;
-    out.lines.push_back(clip + ": " + field + " " + before + " -> " + after);
+    out.lines.push_back(clip + ": " + field + " " + printable(before) + " -> " + printable(after));
     out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});
 }
 
-const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name) {
-    for (const SidecarClip& c : sidecar.clips)
-        if (c.name == name || c.name == name + " (in place)") return &c;
+// A sidecar's clip and node names as this rootbake writes them: an older sidecar left
+// an unnamed one blank ("animations[N]" and "nodes[N]" now).
+std::string committedName(const SidecarClip& c) {
+    return c.name.empty() ? "animations[" + std::to_string(c.animation) + "]" : c.name;
+}
+
+std::string committedNode(const SidecarNode& n) {
+    return n.name.empty() ? "nodes[" + std::to_string(n.index) + "]" : n.name;
+}
+
+// The first committed clip not yet matched with this clip's name (the in-place copy's
+// with --keep-source), so that clips of one name pair up in order; an unnamed clip's
+// name holds its index, so unnamed clips pair by index.
+const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name, std::vector<bool>& matched) {
+    for (std::size_t i = 0; i < sidecar.clips.size(); ++i) {
+        const std::string committed = committedName(sidecar.clips[i]);
+        if (!matched[i] && (committed == name || committed == name + " (in place)"))
+            return matched[i] = true, &sidecar.clips[i];
+    }
     return nullptr;
 }
 
@@ -92,20 +108,25 @@ int check(const CheckArgs& args) {
                           : fs::path(args.against);
         auto fail = [&](int code, const std::string& message) {
             outcome.code = code;
-            outcome.err = errorLine(message);
+            outcome.err += errorLine(message);
             outcome.json = {{"input", label}, {"against", committed.string()}, {"error", message}};
             return outcome;
         };
+        // The asset first: one that bake refused fails here with bake's message.
+        auto asset = loadInput(run, input);
+        if (!asset) return fail(kBadInput, asset.error().message);
+        outcome.err += loadWarnings(run, *asset);
+        outcome.rulesMatched = matchedRules(input, *asset);
+        // A sidecar that cannot be read is an input error (exit 2), not a change (4).
         std::ifstream in(committed, std::ios::binary);
-        if (!in) return fail(kGateFailed, label + ": nothing to check against: " + committed.string() + " cannot be read");
+        if (!in) return fail(kBadInput, label + ": nothing to check against: " + committed.string() + " cannot be read");
         std::ostringstream text;
         text << in.rdbuf();
         auto sidecar = parseSidecar(text.str(), committed.string());
         if (!sidecar) return fail(kBadInput, sidecar.error().message);
-        auto asset = loadInput(run, input);
-        if (!asset) return fail(kBadInput, asset.error().message);
 
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) return fail(kBadInput, budget.error().message);
         Compared compared;
         std::vector<bool> matched(sidecar->clips.size(), false);
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {
@@ -113,36 +134,36 @@ int check(const CheckArgs& args) {
             auto baked = bakeClip(asset->rig, clip, options[c]);
             if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
             const ClipAnalysis& a = baked->analysis;
-            const SidecarClip* before = committedClip(*sidecar, clip.name);
+            const std::string name = printable(clipName(clip));
+            const SidecarClip* before = committedClip(*sidecar, clipName(clip), matched);
             if (!before) {
-                compared.lines.push_back(clip.name + ": a new clip, not in " + committed.filename().string());
-                compared.changes.push_back({{"clip", clip.name}, {"field", "clip"}, {"before", nullptr}, {"after", clip.name}});
+                compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
+                compared.changes.push_back({{"clip", clipName(clip)}, {"field", "clip"}, {"before", nullptr}, {"after", clipName(clip)}});
                 continue;
             }
-            matched[std::size_t(before - sidecar->clips.data())] = true;
-            compareText(compared, clip.name, "source", before->source, sourceName(a.source));
-            compareText(compared, clip.name, "rootNode", before->hasRootNode ? before->rootNode.name : "null",
-                        a.root >= 0 ? asset->rig.name[std::size_t(a.root)] : "null");
+            compareText(compared, name, "source", before->source, sourceName(a.source));
+            compareText(compared, name, "rootNode", before->hasRootNode ? committedNode(before->rootNode) : "null",
+                        a.root >= 0 ? nodeLabel(asset->rig, a.root) : "null");
             std::vector<std::string> was, now;
-            for (const SidecarNode& n : before->contactNodes) was.push_back(n.name);
-            for (int n : a.contacts) now.push_back(asset->rig.name[std::size_t(n)]);
-            compareText(compared, clip.name, "contactNodes", names(was), names(now));
+            for (const SidecarNode& n : before->contactNodes) was.push_back(committedNode(n));
+            for (int n : a.contacts) now.push_back(nodeLabel(asset->rig, n));
+            compareText(compared, name, "contactNodes", names(was), names(now));
             // Floors: 1% of the height for lengths, and per second of the clip for speeds; 1 degree for turns.
             const double length = 0.01 * std::max(before->characterHeight, 1e-6);
             const double perSecond = length / std::max(before->duration, 1e-3);
-            compareNumber(compared, clip.name, "strideLength", before->strideLength, a.strideLength, args.tolerance,
+            compareNumber(compared, name, "strideLength", before->strideLength, a.strideLength, args.tolerance,
                           length, "m");
-            compareNumber(compared, clip.name, "turn", before->turn, a.turn, args.tolerance, std::numbers::pi / 180,
+            compareNumber(compared, name, "turn", before->turn, a.turn, args.tolerance, std::numbers::pi / 180,
                           "deg", 180 / std::numbers::pi);
-            compareNumber(compared, clip.name, "averageSpeed", before->averageSpeed, a.averageSpeed, args.tolerance,
+            compareNumber(compared, name, "averageSpeed", before->averageSpeed, a.averageSpeed, args.tolerance,
                           perSecond, "m/s");
         }
         for (std::size_t c = 0; c < matched.size(); ++c)
             if (!matched[c]) {
-                compared.lines.push_back(sidecar->clips[c].name + ": gone (in " + committed.filename().string() +
+                const std::string name = committedName(sidecar->clips[c]);
+                compared.lines.push_back(printable(name) + ": gone (in " + committed.filename().string() +
                                          ", not in the asset)");
-                compared.changes.push_back(
-                    {{"clip", sidecar->clips[c].name}, {"field", "clip"}, {"before", sidecar->clips[c].name}, {"after", nullptr}});
+                compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
             }
 
         const bool same = compared.lines.empty();
@@ -158,6 +179,7 @@ int check(const CheckArgs& args) {
         return outcome;
     });
 
+    printUnmatchedRules(run, outcomes);
     const int status = exitCodeOf(outcomes);
     if (run.args.json) {
         Json assets = Json::array();

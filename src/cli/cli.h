@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rootbake::cli {
@@ -47,11 +48,18 @@ bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
 bool parseContactRule(const std::string& text, ContactRule& rule);  // stance or babylon
 
+// Rows of cells as table lines: each column as wide as its widest cell (the header
+// row's too), two spaces apart, each line starting with indent, without its newline.
+std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
+// The same joined, one line each.
+std::string tableText(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
+
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);
 
-// A clip in messages: animations[2] "walk".
-std::string clipLabel(const Clip& clip);
+// Text from a file (a name) kept on one line of a terminal: control bytes as \xNN;
+// everything else, UTF-8 included, as it is.
+std::string printable(std::string_view text);
 
 // Applies the fields that are set.
 void applyAnalysisArgs(const AnalysisArgs& args, Options& options);

@@ -178,12 +178,16 @@ fs::path findConfig(const fs::path& input) {
     }
 }
 
+bool matchesClip(const ClipRule& rule, const std::string& clipName) {
+    return fnmatch(rule.glob.c_str(), clipName.c_str(), 0) == 0;
+}
+
 Options clipOptions(const ConfigFile* config, const AnalysisArgs& commandLine, const std::string& clipName) {
     AnalysisArgs layered;
     if (config) {
         overlay(layered, config->defaults);
         for (const ClipRule& rule : config->clips)
-            if (fnmatch(rule.glob.c_str(), clipName.c_str(), 0) == 0) overlay(layered, rule.args);
+            if (matchesClip(rule, clipName)) overlay(layered, rule.args);
     }
     overlay(layered, commandLine);
     Options options;

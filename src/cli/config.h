@@ -32,6 +32,9 @@ Result<ConfigFile> readConfig(const std::filesystem::path& file);
 // The nearest rootbake.json in the input's folder or above it; empty path when none.
 std::filesystem::path findConfig(const std::filesystem::path& input);
 
+// The rule's glob matches the clip name (fnmatch).
+bool matchesClip(const ClipRule& rule, const std::string& clipName);
+
 // Options for one clip: the defaults, then the config's defaults, then every clip
 // rule whose glob matches, then the command line.
 Options clipOptions(const ConfigFile* config, const AnalysisArgs& commandLine, const std::string& clipName);

@@ -55,15 +55,44 @@ bool looksLikeLocomotion(std::string_view name) {
 
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons) {
     std::string out;
-    for (const std::string& r : reasons) out += "rootbake: failed: " + file + ": " + clipLabel(clip) + ": " + r + "\n";
+    for (const std::string& r : reasons) out += "rootbake: failed: " + printable(file + ": " + clipLabel(clip) + ": " + r) + "\n";
+    return out;
+}
+
+namespace {
+
+bool noTravel(const std::string& clipName, const ClipAnalysis& analysis) {
+    return analysis.source == Source::None && looksLikeLocomotion(clipName);
+}
+
+const char* const kNoTravel = "named like locomotion, but no travel was found";
+
+}  // namespace
+
+std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis& analysis) {
+    std::vector<std::string> out;
+    for (const std::string& warning : analysis.warnings) out.push_back(warning);
+    if (noTravel(clipName, analysis)) out.push_back(std::string(kNoTravel) + " (" + analysis.reason + ")");
+    if (analysis.characterHeight > 0 && std::abs(analysis.strideLength) > kMaxStrideHeights * analysis.characterHeight) {
+        char text[160];
+        std::snprintf(text, sizeof text, "a stride of %.3g m per cycle, more than %.3g times the character height (%.3g m)",
+                      std::abs(analysis.strideLength), kMaxStrideHeights, analysis.characterHeight);
+        out.push_back(text);
+    }
+    return out;
+}
+
+std::string doubtLines(const std::string& file, const Clip& clip, const std::vector<std::string>& doubts) {
+    std::string out;
+    for (const std::string& d : doubts) out += "rootbake: warning: " + printable(file + ": " + clipLabel(clip) + ": " + d) + "\n";
     return out;
 }
 
 std::vector<std::string> failedGates(const Gates& gates, const std::string& clipName, const ClipAnalysis& analysis,
                                      const LoopSeam& loop) {
     std::vector<std::string> out;
-    if (gates.noMotion && analysis.source == Source::None && looksLikeLocomotion(clipName))
-        out.push_back("no-motion: named like locomotion, but no travel was found (" + analysis.reason + ")");
+    if (gates.noMotion && noTravel(clipName, analysis))
+        out.push_back(std::string("no-motion: ") + kNoTravel + " (" + analysis.reason + ")");
     if (gates.noRoot && analysis.root < 0) out.push_back("no-root: the clip animates no node's position");
     if (gates.loopGap && loop.positionFraction > *gates.loopGap) {
         char text[160];

@@ -29,6 +29,15 @@ bool looksLikeLocomotion(std::string_view clipName);
 // "rootbake: failed: walk.glb: animations[0] \"walk\": <reason>\n" for each reason, for stderr.
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons);
 
+// Why a clip's result may not be what its author meant, whatever the gates: each of
+// the analysis's warnings; a clip named like locomotion without travel; a stride over
+// kMaxStrideHeights times the character height per cycle (no gait covers that).
+inline constexpr double kMaxStrideHeights = 2.5;
+std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis& analysis);
+
+// "rootbake: warning: walk.glb: animations[0] \"walk\": <doubt>\n" for each doubt, for stderr.
+std::string doubtLines(const std::string& file, const Clip& clip, const std::vector<std::string>& doubts);
+
 // One reason per failed gate: "no-motion: named like locomotion, but no travel was found".
 std::vector<std::string> failedGates(const Gates& gates, const std::string& clipName, const ClipAnalysis& analysis,
                                      const LoopSeam& loop);

@@ -4,6 +4,7 @@
 #include "gltf/asset.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <map>
 
 namespace rootbake::cli {
@@ -29,14 +30,54 @@ Json describeClip(const Asset& asset, const Clip& clip) {
         interpolations[sampler.value("interpolation", std::string("LINEAR"))]++;
     }
     Json out;
-    out["name"] = clip.name;
+    out["name"] = clipName(clip);
     out["animation"] = clip.gltfIndex;
-    out["from"] = clip.start;
+    // A clip plays from 0 to its last key, as inspect and the sidecar measure it
+    // (three.js and Babylon alike); a first key after 0 holds its value until then.
+    out["from"] = 0.0;
     out["to"] = clip.end;
-    out["duration"] = clip.end - clip.start;
+    out["duration"] = clip.end;
+    out["firstKey"] = clip.start;
     out["channels"] = animation["channels"].size();
     out["paths"] = paths;
     out["interpolations"] = interpolations;
+    return out;
+}
+
+// Every node in glTF order, with what --root, --character-node and --contacts need:
+// its name, its parent, whether a skin uses it as a joint, whether it carries a mesh.
+Json describeNodes(const Asset& asset) {
+    const Rig& rig = asset.rig;
+    std::vector<std::uint8_t> joint(rig.rigIndexOfGltf.size(), 0);
+    if (const auto skins = asset.document.find("skins"); skins != asset.document.end() && skins->is_array())
+        for (const Json& skin : *skins)
+            for (const Json& j : skin.value("joints", Json::array())) joint[j.get<std::size_t>()] = 1;
+    Json out = Json::array();
+    for (std::size_t g = 0; g < rig.rigIndexOfGltf.size(); ++g) {
+        const int n = rig.rigIndexOfGltf[g];
+        const int parent = rig.parent[std::size_t(n)];
+        out.push_back({{"index", g},
+                       {"name", nodeLabel(rig, n)},
+                       {"parent", parent >= 0 ? Json(rig.gltfIndex[std::size_t(parent)]) : Json(nullptr)},
+                       {"joint", bool(joint[g])},
+                       {"mesh", bool(rig.hasMesh[std::size_t(n)])}});
+    }
+    return out;
+}
+
+Json describeSkins(const Asset& asset) {
+    Json out = Json::array();
+    const auto skins = asset.document.find("skins");
+    if (skins == asset.document.end() || !skins->is_array()) return out;
+    for (std::size_t i = 0; i < skins->size(); ++i) {
+        const Json& skin = (*skins)[i];
+        const Json* name = skin.contains("name") && skin["name"].is_string() ? &skin["name"] : nullptr;
+        out.push_back({{"index", i},
+                       {"name", name && !name->get_ref<const std::string&>().empty() ? *name
+                                                                                        : Json("skins[" + std::to_string(i) + "]")},
+                       {"joints", skin.value("joints", Json::array())},
+                       {"skeleton", skin.contains("skeleton") ? skin["skeleton"] : Json(nullptr)}});
+    }
     return out;
 }
 
@@ -44,8 +85,8 @@ Json describeAsset(const Asset& asset) {
     Json out;
     out["file"] = asset.fileName;
     out["container"] = asset.binary ? "glb" : "gltf";
-    out["nodes"] = asset.rig.size();
-    out["skins"] = arraySize(asset.document, "skins");
+    out["nodes"] = describeNodes(asset);
+    out["skins"] = describeSkins(asset);
     out["meshes"] = arraySize(asset.document, "meshes");
     out["clips"] = Json::array();
     for (const Clip& clip : asset.clips) out["clips"].push_back(describeClip(asset, clip));
@@ -61,16 +102,42 @@ std::string countsText(const Json& counts) {
     return text.empty() ? "-" : text;
 }
 
+std::string plural(std::size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 void printText(const Json& asset) {
-    std::printf("%s: %s, %d nodes, %d skins, %d meshes, %zu clips\n", asset["file"].get<std::string>().c_str(),
-                asset["container"].get<std::string>().c_str(), asset["nodes"].get<int>(),
-                asset["skins"].get<int>(), asset["meshes"].get<int>(), asset["clips"].size());
-    for (const Json& clip : asset["clips"]) {
-        std::printf("  [%d] %-28s %7.3f s  %3d channels  %s  %s\n", clip["animation"].get<int>(),
-                    clip["name"].get<std::string>().c_str(), clip["duration"].get<double>(),
-                    clip["channels"].get<int>(), countsText(clip["paths"]).c_str(),
-                    countsText(clip["interpolations"]).c_str());
+    std::string out = printable(asset["file"].get<std::string>()) + ": " + asset["container"].get<std::string>() +
+                      ", " + plural(asset["nodes"].size(), "node", "nodes") + ", " +
+                      plural(asset["skins"].size(), "skin", "skins") + ", " +
+                      plural(asset["meshes"].get<std::size_t>(), "mesh", "meshes") + ", " +
+                      plural(asset["clips"].size(), "clip", "clips") + "\n";
+    std::vector<std::vector<std::string>> nodes{{"node", "name", "parent", "joint", "mesh"}};
+    for (const Json& n : asset["nodes"])
+        nodes.push_back({std::to_string(n["index"].get<int>()), printable(n["name"].get<std::string>()),
+                         n["parent"].is_null() ? "-" : std::to_string(n["parent"].get<int>()),
+                         n["joint"].get<bool>() ? "joint" : "-", n["mesh"].get<bool>() ? "mesh" : "-"});
+    out += tableText(nodes, "  ");
+    if (!asset["skins"].empty()) {
+        std::vector<std::vector<std::string>> skins{{"skin", "name", "joints", "skeleton"}};
+        for (const Json& s : asset["skins"])
+            skins.push_back({std::to_string(s["index"].get<int>()), printable(s["name"].get<std::string>()),
+                             std::to_string(s["joints"].size()),
+                             s["skeleton"].is_null() ? "-" : std::to_string(s["skeleton"].get<int>())});
+        out += tableText(skins, "  ");
     }
+    if (!asset["clips"].empty()) {
+        std::vector<std::vector<std::string>> clips{{"clip", "name", "duration", "channels", "paths", "interpolations"}};
+        for (const Json& c : asset["clips"]) {
+            char duration[32];
+            std::snprintf(duration, sizeof duration, "%.3f s", c["duration"].get<double>());
+            clips.push_back({std::to_string(c["animation"].get<int>()), printable(c["name"].get<std::string>()),
+                             duration, std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
+                             countsText(c["interpolations"])});
+        }
+        out += tableText(clips, "  ");
+    }
+    std::fputs(out.c_str(), stdout);
 }
 
 }  // namespace
@@ -87,6 +154,7 @@ int info(const InfoArgs& args) {
             status = kBadInput;
             continue;
         }
+        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
         Json described = describeAsset(*asset);
         if (args.common.json)
             assets.push_back(std::move(described));
@@ -97,6 +165,6 @@ int info(const InfoArgs& args) {
     return status;
 }
 
-void printError(const std::string& message) { std::fprintf(stderr, "rootbake: error: %s\n", message.c_str()); }
+void printError(const std::string& message) { std::fputs(errorLine(message).c_str(), stderr); }
 
 }  // namespace rootbake::cli

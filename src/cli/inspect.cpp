@@ -25,9 +25,26 @@ int inspect(const InspectArgs& args) {
             outcome.json = {{"file", label}, {"error", asset.error().message}};
             return outcome;
         }
+        outcome.err += loadWarnings(run, *asset);
+        outcome.rulesMatched = matchedRules(input, *asset);
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) {
+            outcome.code = kBadInput;
+            outcome.err += errorLine(budget.error().message);
+            outcome.json = {{"file", label}, {"error", budget.error().message}};
+            return outcome;
+        }
         Json clips = Json::array();
-        outcome.out = label + "\n";
+        // One row per clip under a header row; with -v each row is followed by the reason
+        // for each decision, the warnings, the planted intervals and the loop seam.
+        std::vector<std::vector<std::string>> rows{
+            {"clip", "source", "root", "stride m", "turn deg", "speed m/s", "duration s"}};
+        std::vector<std::string> details{""};
+        auto fixed = [](const char* format, double value) {
+            char text[32];
+            std::snprintf(text, sizeof text, format, value);
+            return std::string(text);
+        };
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {
             const Clip& clip = asset->clips[c];
             // The same analysis and clip objects as bake's sidecar.
@@ -40,18 +57,19 @@ int inspect(const InspectArgs& args) {
             const ClipAnalysis& a = baked->analysis;
             const std::vector<std::string> gates = failedGates(run.gates, clip.name, a, baked->loop);
             outcome.err += failedGateLines(label, clip, gates);
+            addDoubts(run, label, clip, a, outcome);
             if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clip.name);
+            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
-            char row[512];
-            std::snprintf(row, sizeof row, "  %-28s %-11s %-22s %9.4f m %8.2f deg %8.4f m/s %7.3f s  ",
-                          clip.name.c_str(), sourceName(a.source),
-                          a.root >= 0 ? nodeLabel(asset->rig, a.root).c_str() : "-", a.strideLength,
-                          a.turn * 180.0 / std::numbers::pi, a.averageSpeed, a.duration);
-            outcome.out += row + a.reason + "\n";
+            rows.push_back({printable(clipName(clip)), sourceName(a.source),
+                            a.root >= 0 ? printable(nodeLabel(asset->rig, a.root)) : "-", fixed("%.4f", a.strideLength),
+                            fixed("%.2f", a.turn * 180.0 / std::numbers::pi), fixed("%.4f", a.averageSpeed),
+                            fixed("%.3f", a.duration)});
+            std::string more;
             if (run.args.verbose) {
-                for (const std::string& w : a.warnings) outcome.out += "      warning: " + w + "\n";
+                more += "      reason: " + printable(a.reason) + "\n";
+                for (const std::string& w : a.warnings) more += "      warning: " + printable(w) + "\n";
                 for (const ContactPlanting& p : a.planting) {
                     std::string spans;
                     for (const PlantedInterval& s : p.planted) {
@@ -59,19 +77,25 @@ int inspect(const InspectArgs& args) {
                         std::snprintf(span, sizeof span, " %.3f-%.3f", s.start, s.end);
                         spans += span;
                     }
-                    outcome.out += "      planted " + nodeLabel(asset->rig, p.node) + ":" +
-                                   (spans.empty() ? " never" : spans) + " s\n";
+                    more += "      planted " + printable(nodeLabel(asset->rig, p.node)) + ":" +
+                            (spans.empty() ? " never" : spans) + " s\n";
                 }
                 char seam[160];
                 std::snprintf(seam, sizeof seam, "      loop seam: %.4g units (%.3g of height), %.3g deg\n",
                               baked->loop.position, baked->loop.positionFraction, baked->loop.rotationDegrees);
-                outcome.out += seam;
+                more += seam;
             }
+            details.push_back(std::move(more));
         }
+        outcome.out = printable(label) + "\n";
+        const std::vector<std::string> lines = tableLines(rows, "  ");
+        for (std::size_t r = 0; r < lines.size(); ++r) outcome.out += lines[r] + "\n" + details[r];
         outcome.json = {{"file", label}, {"clips", std::move(clips)}};
         return outcome;
     });
 
+    printDoubtSummary(run, outcomes);
+    printUnmatchedRules(run, outcomes);
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));

@@ -1,6 +1,7 @@
 // Analysis options and limits as typed on the command line or in a config file.
 #include "cli/cli.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <cmath>
@@ -19,8 +20,42 @@ std::string lowerAscii(std::string text) {
     return text;
 }
 
-std::string clipLabel(const Clip& clip) {
-    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
+std::string printable(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            out += c;
+            continue;
+        }
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+        out += hex;
+    }
+    return out;
+}
+
+std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (width.size() <= c) width.push_back(0);
+            width[c] = std::max(width[c], row[c].size());
+        }
+    std::vector<std::string> out;
+    for (const auto& row : rows) {
+        std::string line = indent;
+        for (std::size_t c = 0; c < row.size(); ++c)
+            line += c + 1 < row.size() ? row[c] + std::string(width[c] - row[c].size() + 2, ' ') : row[c];
+        out.push_back(line);
+    }
+    return out;
+}
+
+std::string tableText(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+    std::string out;
+    for (const std::string& line : tableLines(rows, indent)) out += line + "\n";
+    return out;
 }
 
 bool parseSource(const std::string& text, AnalysisArgs& into) {

@@ -51,10 +51,16 @@ int report(const ReportArgs& args) {
             status = kBadInput;
             continue;
         }
+        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
         reads.push_back(input.path);
         for (const std::string& uri : asset->externalUris) reads.push_back(asset->folder / uri);
         report::AssetReport page{assetLabel(name), {}};
         const std::vector<Options> options = optionsForClips(run, input, *asset);
+        if (Status budget = checkBudget(run, *asset, options); !budget) {
+            printError(budget.error().message);
+            status = kBadInput;
+            continue;
+        }
         for (std::size_t i = 0; i < asset->clips.size(); ++i) {
             const Clip& clip = asset->clips[i];
             auto described = report::describeClip(asset->rig, clip, options[i]);

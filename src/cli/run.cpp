@@ -2,8 +2,10 @@
 // check and info.
 #include "cli/run.h"
 
+#include "write/bake.h"
 #include "write/sha256.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,6 +66,25 @@ int collectFolder(const fs::path& folder, bool recursive, const fs::path& skip, 
     return kOk;
 }
 
+// The terminal's width: the window's, else $COLUMNS, else 80.
+std::size_t terminalColumns() {
+    winsize size{};
+    if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+    if (const char* columns = std::getenv("COLUMNS")) {
+        const long n = std::atol(columns);
+        if (n > 0) return std::size_t(n);
+    }
+    return 80;
+}
+
+// "[3/200] art/chars/walk.glb", the path's start cut ("...s/walk.glb") to fit one line of
+// `columns`: a line longer than the terminal wraps, and \r then clears only its last row.
+std::string progressLine(std::size_t done, std::size_t count, const std::string& path, std::size_t columns) {
+    const std::string prefix = "[" + std::to_string(done) + "/" + std::to_string(count) + "] ";
+    const std::size_t room = columns > prefix.size() + 4 ? columns - 1 - prefix.size() : 3;
+    return prefix + (path.size() <= room ? path : "..." + path.substr(path.size() - (room - 3)));
+}
+
 }  // namespace
 
 std::string withLimitHint(std::string message) {
@@ -76,7 +97,8 @@ std::string withLimitHint(std::string message) {
     return message + "; raise it with --limit " + message.substr(name, end - name) + "=N";
 }
 
-std::string errorLine(const std::string& message) { return "rootbake: error: " + message + "\n"; }
+// Messages quote names from files: printable keeps each on its one line.
+std::string errorLine(const std::string& message) { return "rootbake: error: " + printable(message) + "\n"; }
 
 int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     run.args = args;
@@ -139,6 +161,13 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
     return asset;
 }
 
+std::string loadWarnings(const RunContext& run, const Asset& asset) {
+    std::string out;
+    if (run.args.quiet) return out;
+    for (const std::string& w : asset.warnings) out += "rootbake: warning: " + printable(asset.fileName + ": " + w) + "\n";
+    return out;
+}
+
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset) {
     std::vector<Options> out;
     out.reserve(asset.clips.size());
@@ -154,6 +183,12 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     applyAnalysisArgs(run.args.analysis, options);
     options.maxSamples = run.limits.maxSamples;
     return options;
+}
+
+Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+    Status budget = checkAnalysisBudget(asset, Options{}, run.limits.maxAssetNodeSamples, options);
+    if (!budget) return Error{withLimitHint(asset.fileName + ": " + budget.error().message)};
+    return Ok{};
 }
 
 std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
@@ -187,6 +222,7 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
 
     // Prints on this thread, in input order; with one job this thread does the work too.
     std::vector<AssetOutcome> outcomes;
+    const std::size_t columns = run.progress ? terminalColumns() : 0;
     auto printReady = [&](std::size_t& printed, std::size_t finishedNow) {
         if (run.progress) std::fputs("\r\033[K", stderr);
         for (; printed < count && done[printed]; ++printed) {
@@ -196,7 +232,9 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
             std::fputs(o.err.c_str(), stderr);
         }
         if (run.progress && finishedNow < count)
-            std::fprintf(stderr, "[%zu/%zu] %s", finishedNow, count, run.inputs[std::min(printed, count - 1)].path.c_str());
+            std::fputs(progressLine(finishedNow, count, printable(run.inputs[std::min(printed, count - 1)].path.string()),
+                                    columns).c_str(),
+                       stderr);
         std::fflush(stderr);
     };
     std::size_t printed = 0;
@@ -205,7 +243,9 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
             try {
                 done[i] = work(i);
             } catch (const std::exception& e) {
-                done[i] = AssetOutcome{kBadInput, "", errorLine(run.inputs[i].path.string() + ": " + e.what()), {}};
+                done[i] = AssetOutcome{};
+                done[i]->code = kBadInput;
+                done[i]->err = errorLine(run.inputs[i].path.string() + ": " + e.what());
             }
             printReady(printed, i + 1);
         }
@@ -221,6 +261,52 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
     for (std::thread& t : threads) t.join();
     for (auto& d : done) outcomes.push_back(std::move(*d));
     return outcomes;
+}
+
+void addDoubts(const RunContext& run, const std::string& file, const Clip& clip, const ClipAnalysis& analysis,
+               AssetOutcome& outcome) {
+    if (run.args.quiet) return;
+    const std::vector<std::string> found = doubts(clip.name, analysis);
+    if (found.empty()) return;
+    ++outcome.doubtful;
+    if (run.args.verbose) outcome.err += doubtLines(file, clip, found);
+}
+
+void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& outcomes) {
+    int clips = 0;
+    for (const AssetOutcome& o : outcomes) clips += o.doubtful;
+    if (clips == 0 || run.args.verbose || run.args.quiet) return;
+    std::fprintf(stderr, "rootbake: %d %s with warnings: -v to see them\n", clips, clips == 1 ? "clip" : "clips");
+}
+
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset) {
+    std::vector<std::uint8_t> matched;
+    if (!input.config) return matched;
+    for (const ClipRule& rule : input.config->clips)
+        matched.push_back(std::any_of(asset.clips.begin(), asset.clips.end(),
+                                      [&](const Clip& clip) { return matchesClip(rule, clip.name); }));
+    return matched;
+}
+
+void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>& outcomes) {
+    if (run.args.quiet) return;
+    for (const auto& [path, config] : run.configs) {
+        std::vector<std::uint8_t> matched(config.clips.size(), 0);
+        std::size_t assets = 0;
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            if (run.inputs[i].config != &config || outcomes[i].rulesMatched.size() != matched.size()) continue;
+            ++assets;
+            for (std::size_t r = 0; r < matched.size(); ++r) matched[r] |= outcomes[i].rulesMatched[r];
+        }
+        for (std::size_t r = 0; assets > 0 && r < matched.size(); ++r)
+            if (!matched[r])
+                std::fputs(("rootbake: warning: " +
+                            printable(config.path + ": clips[\"" + config.clips[r].glob + "\"]: the glob matches no clip of the " +
+                                      std::to_string(assets) + (assets == 1 ? " asset" : " assets") + " it applies to") +
+                            "\n")
+                               .c_str(),
+                           stderr);
+    }
 }
 
 int exitCodeOf(const std::vector<AssetOutcome>& outcomes) {

@@ -50,10 +50,18 @@ struct InputFacts {
 // With facts, the file is read once for both.
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
 
+// "rootbake: warning: <file>: <warning>\n" for each of the asset's load warnings
+// (Asset::warnings); empty with --quiet.
+std::string loadWarnings(const RunContext& run, const Asset& asset);
+
 // The options of each clip of the asset: config and command line, with the limits.
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);
 // The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
 Options optionsForAsset(const RunContext& run, const InputFile& input);
+
+// checkAnalysisBudget with the run's maxAssetNodeSamples, for the commands that analyse
+// without bakeAsset (inspect, check, report); the error names the file and how to raise it.
+Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
 
 // What the work on one asset printed and returned.
 struct AssetOutcome {
@@ -61,7 +69,27 @@ struct AssetOutcome {
     std::string out;  // for stdout (left out with --quiet)
     std::string err;  // for stderr: errors and failed gates, always printed
     nlohmann::ordered_json json;
+    int doubtful = 0;  // clips with doubts() (listed in err with --verbose)
+    // Per clip rule of the input's config: 1 when a clip of the asset matched it; empty
+    // when the asset did not load.
+    std::vector<std::uint8_t> rulesMatched;
 };
+
+// AssetOutcome::rulesMatched of a loaded asset.
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset);
+
+// Unless --quiet, one warning on stderr per config clip rule that no clip of the assets
+// it applied to matched: a glob with a typo changes nothing, silently.
+void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>& outcomes);
+
+// The clips of the asset with doubts(): their count, and with --verbose their lines
+// (doubtLines) appended to err; nothing with --quiet.
+void addDoubts(const RunContext& run, const std::string& file, const Clip& clip, const ClipAnalysis& analysis,
+               AssetOutcome& outcome);
+
+// Unless --verbose (which listed them) or --quiet, one line on stderr for the whole run:
+// "rootbake: 3 clips with warnings: -v to see them".
+void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& outcomes);
 
 // Runs work(i) for every input on the run's jobs, printing each outcome as soon as
 // those before it are printed. Returns them in input order.

@@ -57,30 +57,16 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
                      " out of range (" + std::to_string(rig.rigIndexOfGltf.size()) +
                      " nodes in the baked asset)"};
     const int n = rig.rigIndexOfGltf[node.index];
-    if (rig.name[n] != node.name)
+    // A node without a name is "nodes[N]" in the sidecar (blank in sidecars of rootbake 0.1.0).
+    if (nodeLabel(rig, n) != node.name && !(node.name.empty() && rig.name[n].empty()))
         return Error{sidecarName + ": " + path + ": node " + std::to_string(node.index) + " is \"" +
-                     rig.name[n] + "\" in the baked asset, not \"" + node.name + "\""};
+                     nodeLabel(rig, n) + "\" in the baked asset, not \"" + node.name + "\""};
     return n;
-}
-
-std::string percent(double fraction) {
-    if (!std::isfinite(fraction)) return "   -  ";
-    char text[32];
-    std::snprintf(text, sizeof text, "%5.1f%%", 100.0 * fraction);
-    return text;
 }
 
 std::string compactPercent(double fraction) {
     char text[32];
     std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
-
-std::string cell(const verify::SkateStats& s, bool measured) {
-    if (!measured || s.samples == 0) return "      -                       ";
-    char text[96];
-    std::snprintf(text, sizeof text, "%7.4f %s %7.4f %s", s.mean, percent(s.meanFraction).c_str(), s.p95,
-                  percent(s.p95Fraction).c_str());
     return text;
 }
 
@@ -99,7 +85,13 @@ Json statsJson(const verify::SkateStats& s, bool measured) {
 
 }  // namespace
 
-int verify(const VerifyArgs& args) {
+int verify(const VerifyArgs& given) {
+    VerifyArgs args = given;
+    const bool beside = args.sidecar.empty();
+    if (beside) {
+        const fs::path baked(args.baked);
+        args.sidecar = (baked.parent_path() / (baked.stem().string() + ".rootmotion.json")).string();
+    }
     if (args.loops < 1 || args.loops > 1000) {
         printError("--loops: must be between 1 and 1000");
         return kUsage;
@@ -116,7 +108,7 @@ int verify(const VerifyArgs& args) {
     }
     std::string text;
     if (!readFile(args.sidecar, text)) {
-        printError(args.sidecar + ": cannot read");
+        printError(args.sidecar + ": cannot read" + (beside ? " (give the sidecar with --sidecar)" : ""));
         return kBadInput;
     }
     auto sidecar = parseSidecar(text, args.sidecar);
@@ -186,9 +178,12 @@ int verify(const VerifyArgs& args) {
                        " animations)");
             return kBadInput;
         }
-        if (baked->clips[c.animation].name != c.name) {
+        // An unnamed clip is "animations[N]" (N the input's index, which is the output's unless
+        // --keep-source names the copy); blank in sidecars of rootbake 0.1.0.
+        const Clip& played = baked->clips[c.animation];
+        if (clipName(played) != c.name && !(c.name.empty() && played.name.empty())) {
             printError(args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " +
-                       args.baked + " is \"" + baked->clips[c.animation].name + "\", not \"" + c.name + "\"");
+                       args.baked + " is \"" + clipName(played) + "\", not \"" + c.name + "\"");
             return kBadInput;
         }
         verify::ClipMotion m;
@@ -291,7 +286,7 @@ int verify(const VerifyArgs& args) {
             clip["averageSpeed"] = r.skate.averageSpeed;
             clip["contactNodes"] = Json::array();
             for (int n : r.contacts)
-                clip["contactNodes"].push_back(Json{{"name", rig.name[n]}, {"index", rig.gltfIndex[n]}});
+                clip["contactNodes"].push_back(Json{{"name", nodeLabel(rig, n)}, {"index", rig.gltfIndex[n]}});
             clip["contactsFound"] = r.contactsFound;
             clip["frames"] = r.skate.frames;
             clip["baked"] = statsJson(r.skate.baked, r.measured);
@@ -305,25 +300,43 @@ int verify(const VerifyArgs& args) {
         std::printf("%s\n", out.dump(2).c_str());
     } else {
         std::printf(
-            "%s: planted-contact horizontal speed, m/s and %% of the clip's speed (mean, p95); %d loops at "
-            "%.0f fps; planted: within %.0f%% of height for %.0f ms\n",
-            args.baked.c_str(), settings.loops, settings.framesPerSecond, 100 * settings.plantedBand,
-            1000 * settings.plantedMargin);
-        std::printf("  %-24s %-11s %9s  %-30s  %-30s  %-30s  %s\n", "", "", "", "baked (runtime track)",
-                    "constant velocity", args.source.empty() ? "source (no --source)" : "source as it is",
-                    "");
-        const char* columns = "   mean       p95              ";
-        std::printf("  %-24s %-11s %9s  %s  %s  %s  %s\n", "clip", "source", "speed m/s", columns, columns,
-                    columns, "result");
+            "%s: %d loops at %.0f fps. skate: the mean horizontal speed of planted contacts (within %.0f%% of\n"
+            "  the height for %.0f ms) of the baked clip moved by its track, m/s and %% of the clip's speed (m/s),\n"
+            "  p95 %%: its 95th percentile; const %%: moved at constant speed; source %%: %s as it is\n",
+            printable(args.baked).c_str(), settings.loops, settings.framesPerSecond, 100 * settings.plantedBand,
+            1000 * settings.plantedMargin, args.source.empty() ? "(no --source)" : printable(args.source).c_str());
+        // Within 120 columns: a clip name longer than kNameColumn is cut (--json has it whole),
+        // and what is not "ok" is said under the table.
+        constexpr std::size_t kNameColumn = 32;
+        std::vector<std::vector<std::string>> rows{
+            {"clip", "source", "speed", "skate", "skate %", "p95 %", "const %", "source %", "result"}};
+        // m/s, or % of the clip's speed, of one measurement; "-" when there is none.
+        auto metres = [](const verify::SkateStats& st, bool measured, double value) {
+            char cellText[32];
+            std::snprintf(cellText, sizeof cellText, "%.4f", value);
+            return measured && st.samples > 0 && std::isfinite(value) ? std::string(cellText) : std::string("-");
+        };
+        auto share = [](const verify::SkateStats& st, bool measured, double fraction) {
+            return measured && st.samples > 0 && std::isfinite(fraction) ? compactPercent(fraction) : std::string("-");
+        };
+        std::string notes;
         int gated = 0;
         for (const ClipReport& r : reports) {
             gated += r.gated;
-            const std::string result = r.gated && r.passed ? "ok" : r.note;
-            std::printf("  %-24s %-11s %9.4f  %s  %s  %s  %s\n", r.clip->name.c_str(), r.clip->source.c_str(),
-                        r.skate.averageSpeed, cell(r.skate.baked, r.measured).c_str(),
-                        cell(r.skate.constant, r.measured).c_str(),
-                        cell(r.skate.source, r.measured && r.skate.measuredSource).c_str(), result.c_str());
+            std::string name = printable(r.clip->name);
+            if (name.size() > kNameColumn) name = name.substr(0, kNameColumn - 3) + "...";
+            char speed[32];
+            std::snprintf(speed, sizeof speed, "%.4f", r.skate.averageSpeed);
+            const bool ok = r.gated && r.passed;
+            const verify::ClipSkate& k = r.skate;
+            const bool hasSource = r.measured && k.measuredSource;
+            rows.push_back({name, r.clip->source, speed, metres(k.baked, r.measured, k.baked.mean),
+                            share(k.baked, r.measured, k.baked.meanFraction), share(k.baked, r.measured, k.baked.p95Fraction),
+                            share(k.constant, r.measured, k.constant.meanFraction),
+                            share(k.source, hasSource, k.source.meanFraction), ok ? "ok" : r.gated ? "SKATES" : "not gated"});
+            if (!ok) notes += "  " + printable(r.clip->name) + ": " + r.note + "\n";
         }
+        std::fputs((tableText(rows, "  ") + notes).c_str(), stdout);
         std::printf("%s: %d of %zu clips gated, %s %.1f%% of their speed\n", failed ? "FAILED" : "ok", gated,
                     reports.size(), failed ? "not all under" : "all under", 100 * args.maxSkate);
     }

@@ -10,7 +10,7 @@ namespace rootbake::cli {
 
 struct VerifyArgs {
     std::string baked;       // the in-place asset bake wrote
-    std::string sidecar;     // its sidecar
+    std::string sidecar;     // its sidecar; empty: <baked stem>.rootmotion.json beside it, as bake writes it
     std::string source;      // the original asset; empty: no source column
     double maxSkate = 0.05;  // mean planted-contact speed allowed, fraction of the clip's average speed
     int loops = 3;           // loops replayed per clip

@@ -19,4 +19,13 @@ std::string nodeLabel(const Rig& rig, int node) {
     return "nodes[" + std::to_string(rig.gltfIndex[node]) + "]";
 }
 
+std::string clipName(const Clip& clip) {
+    return clip.name.empty() ? "animations[" + std::to_string(clip.gltfIndex) + "]" : clip.name;
+}
+
+std::string clipLabel(const Clip& clip) {
+    const std::string index = "animations[" + std::to_string(clip.gltfIndex) + "]";
+    return clip.name.empty() ? index : index + " \"" + clip.name + "\"";
+}
+
 }  // namespace rootbake

@@ -85,7 +85,12 @@ void copyKey(const Channel& c, int key, double* out) {
 
 void sampleChannel(const Channel& c, double t, ChannelCursor& cursor, double* out) {
     const int n = c.keyCount();
-    if (n == 1 || t <= c.times.front()) return copyKey(c, 0, out);
+    if (n == 1 || t < c.times.front()) return copyKey(c, 0, out);
+    if (t == c.times.front()) {  // keys at one time are a step to the later one, here too
+        int k = 0;
+        while (k + 1 < n && c.times[k + 1] == c.times.front()) ++k;
+        return copyKey(c, k, out);
+    }
     if (t >= c.times.back()) return copyKey(c, n - 1, out);
 
     const int k = findInterval(c.times, t, cursor);
@@ -93,6 +98,7 @@ void sampleChannel(const Channel& c, double t, ChannelCursor& cursor, double* ou
 
     const double t0 = c.times[k], t1 = c.times[k + 1];
     const double dt = t1 - t0;
+    if (!(dt > 0.0)) return copyKey(c, k + 1, out);  // not reached: findInterval skips empty intervals
     const double u = (t - t0) / dt;
     const int width = c.width();
     const float* v0 = keyValue(c, k);

@@ -40,6 +40,11 @@ struct Asset {
     // Relative URIs of buffers (read) and images (checked to be regular files
     // inside folder, never read), as written in the document, each once.
     std::vector<std::string> externalUris;
+    // What loaded but is doubtful, "<JSON path>: <what>" (repeated key times, a missing image).
+    std::vector<std::string> warnings;
+    // "images[2].uri: file 'skin.png' not found": images are not read but by bake, which
+    // copies or embeds them and so cannot write this asset.
+    std::vector<std::string> missingImages;
 
     Rig rig;
     std::vector<Clip> clips;  // one per animations[i], same order

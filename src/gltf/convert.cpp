@@ -255,6 +255,7 @@ struct KeyData {
     std::vector<std::uint8_t> state;  // bits: 1 decoded, 2 times checked, 4 values checked
     std::vector<int> usesLeft;        // channels still to take the decoded floats
     std::vector<double> first, last;  // key times, once checked (decoded may have moved on)
+    std::vector<std::string>& warnings;
 
     Status decode(int accessor, const Where& at) {
         if (state[accessor] & 1) return Ok{};
@@ -272,15 +273,21 @@ struct KeyData {
         const std::vector<float>& t = decoded[accessor];
         // Messages are built only on failure: no allocation per key.
         const auto key = [&](std::size_t k) { return "accessors[" + n(accessor) + "] key " + n(k) + ": "; };
+        bool repeated = false;  // one warning per accessor
         for (std::size_t k = 0; k < t.size(); ++k) {
             if (!std::isfinite(t[k])) return fail(at, key(k) + "time is not finite");
             if (t[k] < 0.0f) return fail(at, key(k) + "time " + number(t[k]) + " is negative");
-            if (k > 0 && !(t[k] > t[k - 1])) {
+            if (k > 0 && t[k] == t[k - 1]) {
+                // three.js's LittlestTokyo has these; viewers play them as a step.
+                if (!repeated) warnings.push_back(at.str() + ": " + key(k) + "time " + number(t[k]) +
+                                                  " repeats the previous key's: played as a step to the later key");
+                repeated = true;
+            } else if (k > 0 && !(t[k] > t[k - 1])) {
                 const AccessorLayout& a = layout.accessors[accessor];
                 const char* zeros =
                     a.view < 0 && a.sparseCount == 0 ? ", and the accessor has no bufferView: all zeros" : "";
                 return fail(at, key(k) + "time " + number(t[k]) + " is not after the previous key's " +
-                                    number(t[k - 1]) + " (times must strictly increase" + zeros + ")");
+                                    number(t[k - 1]) + " (times must not decrease" + zeros + ")");
             }
         }
         first[accessor] = t.front();
@@ -313,7 +320,7 @@ struct KeyData {
 // Key counts and limits were checked by validateDocument; this checks the key data.
 Status buildClips(const Json& document, const Layout& layout,
                   const std::vector<std::vector<std::uint8_t>>& buffers, const Rig& rig,
-                  std::vector<Clip>& clips) {
+                  std::vector<Clip>& clips, std::vector<std::string>& warnings) {
     const Json* animations = member(document, "animations");
     const std::size_t accessors = layout.accessors.size();
     KeyData keys{layout,
@@ -322,7 +329,8 @@ Status buildClips(const Json& document, const Layout& layout,
                  std::vector<std::uint8_t>(accessors, 0),
                  std::vector<int>(accessors, 0),
                  std::vector<double>(accessors, 0.0),
-                 std::vector<double>(accessors, 0.0)};
+                 std::vector<double>(accessors, 0.0),
+                 warnings};
     for (const AnimationLayout& anim : layout.animations)
         for (const ChannelLayout& c : anim.channels)
             if (c.trs) {

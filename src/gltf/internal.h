@@ -98,9 +98,10 @@ bool isDataUri(std::string_view uri);
 Status decodeDataUri(std::string_view uri, const Where& at, std::vector<std::uint8_t>& out);
 // A relative URI made into a path inside folder: refuses schemes, absolute
 // paths, escapes from the folder (after normalisation, and through symlinks)
-// and anything that is not an existing regular file.
+// and anything that is not an existing regular file. *missing is set when the
+// file is refused only because it does not exist.
 Result<std::filesystem::path> resolveUri(std::string_view uri, const std::filesystem::path& folder,
-                                         const Where& at);
+                                         const Where& at, bool* missing = nullptr);
 // Reads the first `bytes` bytes of a file; refuses a shorter file.
 Status readFilePrefix(const std::filesystem::path& file, std::string_view uri, std::uint64_t bytes,
                       const Where& at, std::vector<std::uint8_t>& out);
@@ -198,9 +199,10 @@ bool decomposeMatrix(const double m[16], Transform& out);
 // Nodes -> Rig (validates the node objects, two parents, cycles, depth, scene roots).
 Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig);
 // animations -> Clips (key data: times, counts, finiteness).
+// Repeated key times are kept (a step to the later key) with a warning.
 Status buildClips(const Json& document, const Layout& layout,
                   const std::vector<std::vector<std::uint8_t>>& buffers, const Rig& rig,
-                  std::vector<Clip>& clips);
+                  std::vector<Clip>& clips, std::vector<std::string>& warnings);
 
 }  // namespace rootbake::gltf
 

@@ -32,7 +32,8 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 
 // The bytes of every buffer: the GLB BIN chunk, a data: URI, or a file beside
 // the asset (only its first byteLength bytes). Image files are checked (URI
-// rules, a regular file) but not read: images pass through untouched.
+// rules, a regular file) but not read: images pass through untouched. A missing
+// image is a warning (Asset::missingImages): only bake needs images.
 // fileBytes: the file's bytes when the caller gives them up; a GLB's BIN chunk then
 // becomes buffers[0] in place, without a second copy of the mesh bytes.
 Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder,
@@ -83,7 +84,13 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
         const std::string& text = uri->get_ref<const std::string&>();
         if (isDataUri(text)) continue;  // kept in the document as it is
         const Where at(ia, i), uriAt(at, "uri");
-        auto file = resolveUri(text, folder, uriAt);
+        bool missing = false;
+        auto file = resolveUri(text, folder, uriAt, &missing);
+        if (missing) {  // only bake reads images, to copy or embed them
+            asset.missingImages.push_back(file.error().message);
+            asset.warnings.push_back(file.error().message + " (only bake needs it, to copy or embed it)");
+            continue;
+        }
         if (!file) return file.error();
         addUnique(asset.externalUris, text);
     }
@@ -124,7 +131,7 @@ Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder
     }
     ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, asset));
     ROOTBAKE_TRY(validateData(layout, asset.buffers));
-    ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips));
+    ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips, asset.warnings));
     return Ok{};
 }
 

@@ -262,7 +262,8 @@ public:
         for (std::size_t a = 0; a < animations; ++a) {
             out_.animationOf[a] = int(a);
             const Json* name = member(doc_["animations"][a], "name");
-            out_.nameOf[a] = name && name->is_string() ? name->get<std::string>() : "";
+            const bool named = name && name->is_string() && !name->get<std::string>().empty();
+            out_.nameOf[a] = named ? name->get<std::string>() : "animations[" + std::to_string(a) + "]";
         }
         std::vector<int> target;  // per sorted rewrite: the animation it edits
         for (const ClipRewrite* c : sorted) {
@@ -274,9 +275,7 @@ public:
             int index = c->animation;
             if (options_.keepSource) {
                 Json copy = doc_["animations"][index];
-                const std::string base = out_.nameOf[index].empty()
-                                             ? "animations[" + std::to_string(index) + "]"
-                                             : out_.nameOf[index];
+                const std::string base = out_.nameOf[index];
                 copy["name"] = base + " (in place)";
                 doc_["animations"].push_back(std::move(copy));
                 index = int(doc_["animations"].size()) - 1;

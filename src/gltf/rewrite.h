@@ -59,7 +59,8 @@ struct RewrittenAsset {
     std::vector<std::uint8_t> main;  // the .glb or .gltf
     std::vector<SideFile> files;
     std::vector<std::filesystem::path> reads;  // every file beside the input that it reads (buffers, images)
-    // Per input animation: where the clip to play is in the output, and its name.
+    // Per input animation: where the clip to play is in the output, and its name
+    // ("animations[N]", N the input's index, for a clip without one).
     std::vector<int> animationOf;
     std::vector<std::string> nameOf;
     std::uint64_t bytesAppended = 0;  // rewritten key data (and embedded images), bytes

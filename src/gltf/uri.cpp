@@ -136,7 +136,7 @@ Status decodeDataUri(std::string_view uri, const Where& at, std::vector<std::uin
     return Ok{};
 }
 
-Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const Where& at) {
+Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const Where& at, bool* missing) {
     if (uri.empty()) return fail(at, "empty URI");
     if (hasScheme(uri))
         return fail(at, "URI " + quoted(uri) + " has a scheme (only data: URIs and relative paths are read)");
@@ -183,7 +183,10 @@ Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const 
 
     std::error_code ec;
     const fs::file_status status = fs::status(file, ec);
-    if (!fs::exists(status)) return fail(at, "file " + quoted(uri) + " not found");
+    if (!fs::exists(status)) {
+        if (missing) *missing = true;
+        return fail(at, "file " + quoted(uri) + " not found");
+    }
     if (!fs::is_regular_file(status)) return fail(at, quoted(uri) + " is not a regular file");
     // A symlink inside the folder may still point outside it.
     const fs::path realFolder = fs::weakly_canonical(folder, ec);

@@ -17,10 +17,6 @@ std::string num(double value) {
     return std::string(text, end);
 }
 
-std::string clipLabel(const Clip& clip) {
-    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
-}
-
 }  // namespace
 
 Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,

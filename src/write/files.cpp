@@ -71,7 +71,11 @@ std::atomic<int> gSignal{0};            // the signal received, 0: none
 std::atomic<int> gWriting{0};           // writeFiles calls in progress
 static_assert(std::atomic<int>::is_always_lock_free, "read in a signal handler: must be lock-free");
 
+const char* gMessage = nullptr;  // said on stderr when the signal comes
+std::size_t gMessageLength = 0;
+
 void onSignal(int sig) {
+    if (gMessage) (void)!::write(STDERR_FILENO, gMessage, gMessageLength);  // write(2) is async-signal-safe
     gSignal.store(sig);
     if (gWriting.load() == 0) std::raise(sig);  // its action is the default again: dies of it
 }
@@ -273,7 +277,9 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
     return std::nullopt;
 }
 
-void installInterruptCleanup() {
+void installInterruptCleanup(const char* message) {
+    gMessage = message;
+    gMessageLength = message ? std::strlen(message) : 0;
     struct sigaction action {};
     action.sa_handler = onSignal;
     action.sa_flags = SA_RESETHAND;

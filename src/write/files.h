@@ -77,6 +77,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files,
 // is not done in the handler itself: another thread may be mid-rename. A
 // second signal kills at once; an ignored signal (nohup) stays ignored.
 // Call once, early in main().
-void installInterruptCleanup();
+// message, when given, is written to stderr when the first signal comes ("rootbake:
+// interrupted"), before the undo; it must outlive the process's use of the handler.
+void installInterruptCleanup(const char* message = nullptr);
 
 }  // namespace rootbake

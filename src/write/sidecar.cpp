@@ -6,15 +6,25 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
+// -0.0 prints as "-0.0": a direction of [-0.0, -0.0, -1.0] reads as a bug. Every number
+// of the sidecar passes here.
+double unsignedZero(double v) { return v == 0.0 ? 0.0 : v; }
+
+Json numbers(const std::vector<double>& values) {
+    Json out = Json::array();
+    for (double v : values) out.push_back(unsignedZero(v));
+    return out;
+}
+
 Json vec3(const glm::dvec3& v) {
-    return Json::array({v.x, v.y, v.z});
+    return Json::array({unsignedZero(v.x), unsignedZero(v.y), unsignedZero(v.z)});
 }
 
 }  // namespace
 
 Json nodeRef(const Rig& rig, int node) {
     if (node < 0) return nullptr;
-    return Json{{"name", rig.name[node]}, {"index", rig.gltfIndex[node]}};
+    return Json{{"name", nodeLabel(rig, node)}, {"index", rig.gltfIndex[node]}};
 }
 
 LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
@@ -32,25 +42,25 @@ Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int
     out["characterNode"] = nodeRef(rig, a.character);
     out["contactNodes"] = Json::array();
     for (int node : a.contacts) out["contactNodes"].push_back(nodeRef(rig, node));
-    out["from"] = a.from;
-    out["to"] = a.to;
-    out["duration"] = a.duration;
-    out["characterHeight"] = a.characterHeight;
+    out["from"] = unsignedZero(a.from);
+    out["to"] = unsignedZero(a.to);
+    out["duration"] = unsignedZero(a.duration);
+    out["characterHeight"] = unsignedZero(a.characterHeight);
     out["travelDirection"] = vec3(a.travelDirection);
     out["stride"] = vec3(a.stride);
-    out["strideLength"] = a.strideLength;
-    out["turn"] = a.turn;
+    out["strideLength"] = unsignedZero(a.strideLength);
+    out["turn"] = unsignedZero(a.turn);
     out["extractsRotation"] = a.extractsRotation;
-    out["averageSpeed"] = a.averageSpeed;
-    out["averageAngularSpeed"] = a.averageAngularSpeed;
+    out["averageSpeed"] = unsignedZero(a.averageSpeed);
+    out["averageAngularSpeed"] = unsignedZero(a.averageAngularSpeed);
 
     Json track;
     // Samples per second of clip time; the track has duration * sampleRate + 1 entries.
     track["sampleRate"] = a.duration > 0.0 ? double(a.track.times.size() - 1) / a.duration : 0.0;
-    track["times"] = a.track.times;
+    track["times"] = numbers(a.track.times);
     track["translation"] = Json::array();
     for (const glm::dvec3& t : a.track.translation) track["translation"].push_back(vec3(t));
-    track["yaw"] = a.track.yaw;
+    track["yaw"] = numbers(a.track.yaw);
     out["track"] = std::move(track);
 
     out["contacts"] = Json::array();
@@ -58,19 +68,20 @@ Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int
     for (size_t i = 0; i < a.planting.size(); ++i) {
         const ContactPlanting& c = a.planting[i];
         Json planted = Json::array();
-        for (const PlantedInterval& p : c.planted) planted.push_back(Json::array({p.start, p.end}));
+        for (const PlantedInterval& p : c.planted)
+            planted.push_back(Json::array({unsignedZero(p.start), unsignedZero(p.end)}));
         Json contact{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}};
-        if (i < e.stanceShare.size()) contact["stanceShare"] = e.stanceShare[i];
+        if (i < e.stanceShare.size()) contact["stanceShare"] = unsignedZero(e.stanceShare[i]);
         out["contacts"].push_back(std::move(contact));
     }
     if (a.source == Source::FootContact)
-        out["contactEvidence"] = Json{{"flightShare", e.flightShare},
-                                      {"speedSpread", e.speedSpread},
+        out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
+                                      {"speedSpread", unsignedZero(e.speedSpread)},
                                       {"touchDowns", e.touchDowns},
-                                      {"stridePerCycle", e.stridePerCycle}};
-    out["loop"] = Json{{"positionError", loop.position},
-                       {"positionErrorFraction", loop.positionFraction},
-                       {"rotationErrorDegrees", loop.rotationDegrees},
+                                      {"stridePerCycle", unsignedZero(e.stridePerCycle)}};
+    out["loop"] = Json{{"positionError", unsignedZero(loop.position)},
+                       {"positionErrorFraction", unsignedZero(loop.positionFraction)},
+                       {"rotationErrorDegrees", unsignedZero(loop.rotationDegrees)},
                        {"worstNode", nodeRef(rig, loop.worstNode)}};
     out["reason"] = a.reason;
     out["warnings"] = a.warnings;

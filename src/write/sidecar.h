@@ -24,7 +24,8 @@ LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis
 nlohmann::ordered_json clipToJson(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop,
                                   int animationIndex, const std::string& name);
 
-// A node reference: {"name", "index"} (glTF index), or null for -1.
+// A node reference: {"name", "index"} (glTF index; the name nodeLabel's, "nodes[N]"
+// for a node without one), or null for -1.
 nlohmann::ordered_json nodeRef(const Rig& rig, int node);
 
 // What the document says about the files, besides the clips.
