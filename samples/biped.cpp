@@ -253,6 +253,61 @@ std::vector<NamedGait> runStudyGaits() {
     return gaits;
 }
 
+// The gait study (samples/README.md): in-place gaits that stress a contact model other
+// than runs do: feet that barely clear the ground, a crouch, backwards and sideways
+// walks, a sprint's long flights, a gentle lift, and 24 and 30 fps keys. One cycle each.
+std::vector<NamedGait> gaitStudyGaits() {
+    std::vector<NamedGait> gaits;
+    auto add = [&](Gait gait, const char* name) {
+        gait.inPlace = true;
+        gait.source = "footContact";
+        gait.keyStep = 1;
+        gait.duration = gait.duration * gait.cycles;
+        for (const double keyRate : {24.0, 30.0, 60.0}) {
+            gait.keyRate = keyRate;
+            char label[64];
+            std::snprintf(label, sizeof label, "%s_%.0ffps", name, keyRate);
+            gaits.push_back({gait, label});
+        }
+    };
+    const Gait walk = kGaits[1], run = kGaits[2];
+    Gait g = walk;
+    g.stepHeight = 0.02;  // the toes never leave the planted band (5% of 1.7 m)
+    add(g, "shuffle");
+    g = walk;
+    g.velocity = {0.0, 0.0, 0.6};
+    g.stepHeight = 0.04;
+    g.duration = 1.3;
+    add(g, "slow_shuffle");
+    g = walk;
+    g.hipHeight = 0.70;  // a crouch: knees bent, short steps
+    g.velocity = {0.0, 0.0, 0.8};
+    g.stepHeight = 0.06;
+    add(g, "crouch_walk");
+    g = walk;
+    g.velocity = {0.0, 0.0, -0.9};
+    add(g, "backwards_walk");
+    g = kGaits[5];  // strafe
+    add(g, "strafe");
+    g = run;
+    g.velocity = {0.0, 0.0, 2.2};
+    g.duty = 0.45;
+    g.stepHeight = 0.07;  // a jog whose toes stay within about 8 cm of the ground
+    g.liftPower = 2.0;
+    g.duration = 0.7;
+    add(g, "low_jog");
+    g = run;
+    g.velocity = {0.0, 0.0, 7.0};
+    g.duty = 0.22;  // a sprint: each foot down 22% of the cycle, flights of 28%
+    g.duration = 0.7;
+    add(g, "sprint");
+    g = run;
+    g.liftPower = 4.0;  // the swing foot peels off slowly
+    g.stepHeight = 0.25;
+    add(g, "gentle_run");
+    return gaits;
+}
+
 glm::dquat yaw(double angle) {
     return glm::angleAxis(angle, glm::dvec3(0.0, 1.0, 0.0));
 }
@@ -729,6 +784,8 @@ Biped makeBiped(const BipedOptions& options) {
     std::vector<NamedGait> gaits;
     if (options.runStudy) {
         gaits = runStudyGaits();
+    } else if (options.gaitStudy) {
+        gaits = gaitStudyGaits();
     } else {
         const int clipCount = options.clipCount > 0
                                   ? options.clipCount

@@ -31,6 +31,7 @@ struct BipedOptions {
     double durationScale = 1.0;   // slows every clip down: same stride and turn, duration x this
     std::uint64_t meshBytes = 0;  // opaque vertex bytes added as a mesh (the bench's large asset)
     bool runStudy = false;        // the clips are the run study's 54 in-place runs (samples/README.md), not the seven
+    bool gaitStudy = false;       // the clips are the gait study's 24 in-place gaits (samples/README.md)
 };
 
 // The asset as a glTF document (JSON text) and one binary buffer.

@@ -78,7 +78,15 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& a) {
     number("--min-turn", a.minTurnDegrees, 0, 1e6, "Minimum turn per cycle, degrees (10)");
     number("--snap-angle", a.snapAngleDegrees, 0, 90, "Snap the direction to an axis within, degrees");
     number("--samples-per-second", a.samplesPerSecond, 1, 10000, "Analysis samples per second (60)");
-    number("--lift-off-slope", a.liftOffSlope, 0, 1e6, "Lift-off gate: contacts rising or sinking steeper than this x their step are not planted (default 0.5; 0: Babylon's rule)");
+    cmd.add_option_function<std::string>(
+           "--contact-rule",
+           [&a](const std::string& v) {
+               ContactRule rule;
+               if (!parseContactRule(v, rule)) throw CLI::ValidationError("--contact-rule", "expected stance or babylon");
+               a.contactRule = rule;
+           },
+           "stance (default): limb ends and their stances; babylon: Babylon.js's lowest leaves")
+        ->group(group);
 }
 
 // Inputs and the options of every command that reads assets.
@@ -157,6 +165,9 @@ int main(int argc, char** argv) {
     bakeCmd->add_option("--depfile", bakeArgs.depfile, "Write a Make-style list of the files each output was made from");
     bakeCmd->add_option("--report", bakeArgs.report, "Also write the HTML report of the input's clips");
     bakeCmd->add_flag("--verify", bakeArgs.verify, "Then run verify on what was written (exit 4 if it skates)");
+    CLI::Option* rootBone = bakeCmd->add_option("--root-bone", bakeArgs.rootBone,
+                                                "Insert a root bone (default name: root) over the root, carrying the motion")
+                                ->expected(0, 1);
     bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
 
     InspectArgs inspectArgs;
@@ -210,7 +221,10 @@ int main(int argc, char** argv) {
         return kUsage;
     }
 
-    if (bakeCmd->parsed()) return bake(bakeArgs);
+    if (bakeCmd->parsed()) {
+        if (rootBone->count() > 0 && bakeArgs.rootBone.empty()) bakeArgs.rootBone = "root";
+        return bake(bakeArgs);
+    }
     if (inspectCmd->parsed()) return inspect(inspectArgs);
     if (checkCmd->parsed()) return check(checkArgs);
     if (infoCmd->parsed()) return info(infoArgs);

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <span>
 #include <numbers>
 #include <vector>
 
@@ -213,6 +214,93 @@ TEST_CASE("loop-aware delta: negative speed plays backwards and wraps backwards"
     }
 }
 
+// ---- ranges and followers (seed 003, "Playback") ---------------------------------------------------
+
+TEST_CASE("a range from..to loops by the range: its stride is S(to) - S(from)") {
+    Walk walk;
+    // [0.25, 0.75]: d = 0.5, stride S(0.75) - S(0.25) = (2, 0, 0.5) - (0.5, 0, 0) = (1.5, 0, 0.5).
+    rt::PlaybackOptions options;
+    options.from = 0.25;
+    options.to = 0.75;
+    REQUIRE(rt::validatePlayback(options).empty());
+    rt::Playback playback = rt::play(walk.track, options);
+    CHECK(rt::localTime(playback) == 0.25);
+    // 1.25 s: two whole ranges and 0.25 s into the third, S(0.5) - S(0.25) = (0.5, 0, 0).
+    checkNear(rt::advance(playback, walk.track, 1.25).translation, {2 * 1.5 + 0.5, 0, 2 * 0.5});
+    CHECK(rt::localTime(playback) == doctest::Approx(0.5));
+    CHECK(rt::iteration(playback) == 2);
+    // Across the seam, 0.5 -> 0.25 of the next range: (S(0.75) - S(0.5)) + (S(0.5) - S(0.25)).
+    checkNear(rt::advance(playback, walk.track, 0.5).translation, {1 + 0.5, 0, 0.5});
+
+    options.to = 0.25;
+    CHECK(rt::validatePlayback(options).find("empty") != std::string::npos);
+}
+
+TEST_CASE("a root keyed over less than the range holds its last key and wraps with the range") {
+    Walk walk;  // keyed to 1 s; the group plays 1.5 s, so S(t > 1) = S(1) = (3, 0, 1)
+    rt::PlaybackOptions options;
+    options.to = 1.5;
+    rt::Playback playback = rt::play(walk.track, options);
+    // 2 s: one whole range, S(1.5) - S(0) = (3, 0, 1), then S(0.5) = (1, 0, 0).
+    checkNear(rt::advance(playback, walk.track, 2.0).translation, {4, 0, 1});
+    // 1.2 of the second range -> 0.2 of the third: S(1.5) - S(1.2) = 0 while the root holds, then
+    // S(0.2) - S(0) = (0.4, 0, 0); the wrap from 1.5 back to 0 is not read as travel.
+    rt::seek(playback, walk.track, 1.5 + 1.2);
+    checkNear(rt::advance(playback, walk.track, 0.5).translation, {0.4, 0, 0});
+}
+
+// A master of d = 0.5 s (two keys, the shape does not matter to the follower) and the walk as
+// its follower: the follower plays the walk's [0, 0.5], stride S(0.5) - S(0) = (1, 0, 0).
+struct Master {
+    Master() = default;
+    Master(const Master&) = delete;
+    std::vector<double> times{0.0, 0.5};
+    std::vector<double> translation{0, 0, 0, 0, 0, 7};
+    rt::Track track{.times = times, .translation = translation};
+};
+
+TEST_CASE("a follower follows its master's time, speed and loops, in either direction") {
+    Master master;
+    Walk walk;
+    SUBCASE("forwards through the master's loops, at the master's speed") {
+        rt::Playback lead = rt::play(master.track, {});
+        rt::Playback follower = rt::playFollower(walk.track, lead);
+        rt::advance(lead, master.track, 1.25);  // two of the master's loops and 0.25 s
+        // 2 * (1, 0, 0) + S(0.25) = (2.5, 0, 0): the walk's own end (1 s) is never reached.
+        checkNear(rt::follow(follower, walk.track, lead).translation, {2.5, 0, 0});
+        CHECK(rt::localTime(follower) == doctest::Approx(0.25));
+        lead.options.speed = 2.0;
+        rt::advance(lead, master.track, 0.5);  // one more elapsed second at double speed: 2 loops
+        checkNear(rt::follow(follower, walk.track, lead).translation, {2, 0, 0});
+    }
+    SUBCASE("backwards across the master's seam") {
+        rt::Playback lead = rt::play(master.track, {.speed = -1.0});
+        rt::Playback follower = rt::playFollower(walk.track, lead);
+        rt::advance(lead, master.track, 0.25);  // to 0.25 of iteration -1
+        // The follower goes back 0.25 s along (S(0.5) - S(0.25)) = (0.5, 0, 0): (-0.5, 0, 0).
+        checkNear(rt::follow(follower, walk.track, lead).translation, {-0.5, 0, 0});
+        CHECK(rt::iteration(follower) == -1);
+    }
+    SUBCASE("down a chain of followers") {
+        rt::Playback lead = rt::play(master.track, {});
+        rt::Playback first = rt::playFollower(master.track, lead);
+        rt::Playback second = rt::playFollower(walk.track, first);
+        rt::advance(lead, master.track, 0.75);
+        rt::follow(first, master.track, lead);
+        checkNear(rt::follow(second, walk.track, first).translation, {1 + 0.5, 0, 0});  // stride + S(0.25)
+    }
+    SUBCASE("a follower that does not loop ends at the master's frame") {
+        rt::Playback lead = rt::play(master.track, {});
+        rt::Playback follower = rt::playFollower(walk.track, lead, false);
+        rt::advance(lead, master.track, 1.25);
+        // The master's first iteration ends at 0.5: S(0.5) = (1, 0, 0), and it holds there.
+        checkNear(rt::follow(follower, walk.track, lead).translation, {1, 0, 0});
+        CHECK(rt::localTime(follower) == 0.5);
+        rt::advance(lead, master.track, 1.0);
+        checkNear(rt::follow(follower, walk.track, lead).translation, {0, 0, 0});
+    }
+}
+
 // ---- what does not accumulate ---------------------------------------------------------------------
 
 TEST_CASE("seek applies no delta; the next advance differences from the sought time") {
@@ -403,20 +491,35 @@ TEST_CASE("turning: the delta is expressed in the character's frame at the start
 
 // ---- blending ---------------------------------------------------------------------------------------
 
+// The blend of `clips` moves by `translation` and turns by `yaw` about +Y.
+void checkBlend(std::initializer_list<rt::Contribution> clips, Vec3 translation, double yaw) {
+    const rt::RootDelta blended = rt::blendDeltas(std::span(clips.begin(), clips.size()));
+    checkNear(blended.translation, translation);
+    CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
+}
+
 TEST_CASE("blending: weighted shares, normalized above a total of one; additive on top; turn as a sum") {
     const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
     const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
-    const auto check = [](std::initializer_list<rt::Contribution> clips, Vec3 translation, double yaw) {
-        const rt::RootDelta blended = rt::blendDeltas(std::span(clips.begin(), clips.size()));
-        checkNear(blended.translation, translation);
-        CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
-    };
-    check({{walk, 0.5}, {run, 0.5}}, {0.5, 0, 1.5}, 0.3);                  // the mean
-    check({{walk, 1.0}, {run, 1.0}}, {0.5, 0, 1.5}, 0.3);                  // normalized to the mean
-    check({{walk, 0.25}, {run, 0.25}}, {0.25, 0, 0.75}, 0.15);             // below one: not normalized
-    check({{walk, 2.0}, {run, 1.0}}, {2.0 / 3, 0, 1.0}, (0.4 + 0.4) / 3);  // shares 2/3 and 1/3
-    check({{walk, 1.0}, {run, 0.5, true}}, {1, 0, 1.5}, 0.2 + 0.2);        // additive on top
-    check({{walk, 1.0}, {walk, 1.0}, {run, 1.0, true}}, {1, 0, 3}, 0.2 + 0.4);
+    checkBlend({{walk, 0.5}, {run, 0.5}}, {0.5, 0, 1.5}, 0.3);                  // the mean
+    checkBlend({{walk, 1.0}, {run, 1.0}}, {0.5, 0, 1.5}, 0.3);                  // normalized to the mean
+    checkBlend({{walk, 0.25}, {run, 0.25}}, {0.25, 0, 0.75}, 0.15);             // below one: not normalized
+    checkBlend({{walk, 2.0}, {run, 1.0}}, {2.0 / 3, 0, 1.0}, (0.4 + 0.4) / 3);  // shares 2/3 and 1/3
+    checkBlend({{walk, 1.0}, {run, 0.5, true}}, {1, 0, 1.5}, 0.2 + 0.2);        // additive on top
+    checkBlend({{walk, 1.0}, {walk, 1.0}, {run, 1.0, true}}, {1, 0, 3}, 0.2 + 0.4);
+}
+
+TEST_CASE("blending: an unweighted clip counts only while no weighted clip plays; the last one wins") {
+    const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
+    const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
+    const double unweighted = rt::kUnweighted;
+    checkBlend({{walk, unweighted}}, {1, 0, 0}, 0.2);                      // whole motion
+    checkBlend({{walk, unweighted}, {run, unweighted}}, {0, 0, 3}, 0.4);   // the last one wins
+    checkBlend({{run, unweighted}, {walk, unweighted}}, {1, 0, 0}, 0.2);
+    checkBlend({{walk, unweighted}, {run, 0.5}}, {0, 0, 1.5}, 0.2);        // a weighted clip plays: its share only
+    checkBlend({{walk, unweighted}, {run, 0.0}}, {0, 0, 0}, 0.0);          // even at weight 0
+    checkBlend({{walk, unweighted}, {run, unweighted}, {walk, 0.5, true}}, {0.5, 0, 3}, 0.4 + 0.1);  // additive on top
+    checkBlend({{run, 1.0}, {walk, unweighted, true}}, {1, 0, 3}, 0.6);    // an unweighted additive adds all of it
 }
 
 TEST_CASE("blending two playing clips at 0.5 / 0.5 gives the mean of their motion") {

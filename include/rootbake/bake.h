@@ -122,7 +122,12 @@ void localToScene(const Rig& rig, std::span<const Transform> local, std::span<gl
 enum class Source : std::uint8_t { None, Root, FootContact };
 const char* sourceName(Source source);  // "none", "root", "footContact"
 
-// How a clip is analysed. Defaults match Babylon.js's RootMotionClip, but for liftOffSlope.
+// Stance: the ends of the limbs that carry the body, in stance where they move with the
+// ground. Babylon: Babylon.js's RootMotionClip (the lowest leaves; planted while low).
+enum class ContactRule : std::uint8_t { Stance, Babylon };
+const char* contactRuleName(ContactRule rule);  // "stance", "babylon"
+
+// How a clip is analysed. Defaults match Babylon.js's RootMotionClip, but for contactRule.
 struct Options {
     glm::dvec3 upAxis{0.0, 1.0, 0.0};  // character space, normalized before use
     double samplesPerSecond = 60.0;    // analysis samples per second of the clip
@@ -136,17 +141,25 @@ struct Options {
     std::string rootNode;              // node name or "nodes[N]"; empty: found
     std::string characterNode;         // ancestor of the root; empty: the glTF scene space
     std::vector<std::string> contactNodes;  // empty: found
-    // The lift-off gate: a contact inside the planted band that rises or sinks more than
-    // this times its horizontal step in an interval (and faster than a standing foot
-    // rocks) is lifting off or touching down, not planted, so a run's flight carries the
-    // stance's ground speed rather than the lift-off's. It re-measures only a travel
-    // Babylon's rule accepts. 0: Babylon's rule exactly (docs/analysis.md).
-    double liftOffSlope = 0.5;
+    // How contacts are found and read: rootbake's limb ends and stances (docs/analysis.md,
+    // "Contacts"), or Babylon.js's lowest leaves and closest steps, for comparison.
+    ContactRule contactRule = ContactRule::Stance;
     std::uint64_t maxSamples = 1u << 22;    // analysis samples per clip (bounded memory)
 };
 
 struct PlantedInterval {
     double start = 0.0, end = 0.0;  // s, from the clip start
+};
+
+// How well the feet bear out a deduced travel (source footContact): what inspect -v,
+// the sidecar and the report show, and what the doubt warnings are drawn from.
+struct ContactEvidence {
+    std::vector<double> stanceShare;  // per contact (as ClipAnalysis::contacts): fraction of the clip in stance
+    double flightShare = 0.0;   // fraction of the clip with no contact in stance: the ground speed interpolated
+    double speedSpread = 0.0;   // (fastest - slowest) / mean of the contacts' mean stance speeds; 0: they agree
+    int touchDowns = 0;         // stances begun, all contacts together
+    int steppingContacts = 0;   // contacts with at least one stance
+    double stridePerCycle = 0.0;  // travel per cycle of the stepping contacts, scene units
 };
 
 struct ContactPlanting {
@@ -181,6 +194,7 @@ struct ClipAnalysis {
     double averageAngularSpeed = 0.0;  // turn / duration, rad/s
     MotionTrack track;
     std::vector<ContactPlanting> planting;  // every contact node's planted intervals
+    ContactEvidence evidence;               // source footContact only
 
     // What the in-place rewrite needs (removeMotion).
     bool removesRootTravel = false;  // the travel is in the root's keys

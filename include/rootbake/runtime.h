@@ -1,26 +1,35 @@
 // rootbake runtime: applies the motion track of rootbake's JSON sidecar to a character node.
 //
-// Header-only, standard library only. It takes spans into data the engine owns, owns a few
-// held samples per playback, and allocates nothing per step. The sidecar's
+// Header-only, standard library only, C++17 or later. It takes spans into data the engine owns,
+// owns a few held samples per playback, and allocates nothing per step. The sidecar's
 // `track` object { "sampleRate", "times", "translation", "yaw" } (plus the up axis, given
 // separately) maps onto Track; the rotation may also come as quaternions.
+// rootbake/sidecar_loader.h reads a sidecar file into Tracks (it needs nlohmann-json).
 //
 // The delta of one advance is the loop-aware delta of MixerRootMotionOptions: the distance
 // travelled along the clip, split at each loop seam, with every whole cycle turned by the turn
 // accumulated before it. It is expressed in the character's frame at the start of the advance,
 // so it composes in the character node's local space.
 //
-// Usage (per character once, then per frame after the pose is evaluated):
+// Usage (per character once, then per frame after the pose is evaluated; tests/cxx17 compiles
+// exactly these lines):
 //   namespace rt = rootbake::runtime;
-//   rt::Track track{.times = times, .translation = xyz, .yaw = yaw, .upAxis = {0, 1, 0}};
-//   if (std::string error = rt::validateTrack(track); !error.empty()) return fail(error);
-//   rt::Playback walk = rt::play(track, {.mode = rt::LoopMode::Loop, .speed = 1.0});
+//   rt::Track track;       // spans into engine-owned arrays
+//   track.times = times;   // s, as the sidecar's track.times
+//   track.translation = xyz;  // x, y, z per key, flattened
+//   track.yaw = yaw;       // rad per key
+//   std::string error = rt::validateTrack(track);
+//   if (!error.empty()) return fail(error);
+//   rt::PlaybackOptions options;
+//   options.mode = rt::LoopMode::Loop;
+//   rt::Playback walk = rt::play(track, options);
 //   rt::AuthorityLatch latch;
-//   ...
-//   rt::RootDelta delta = rt::advance(walk, track, dt);
-//   evaluatePose(rt::localTime(walk));  // the same loop bookkeeping places the pose
-//   if (rt::admit(latch, ownsTransform(node), [&] { warn("root motion target not animated"); }))
-//       rt::applyToLocal(node.transform, delta);
+//   for (double dt : frameTimes) {
+//       rt::RootDelta delta = rt::advance(walk, track, dt);
+//       evaluatePose(rt::localTime(walk));  // the same loop bookkeeping places the pose
+//       if (rt::admit(latch, ownsTransform(node), [&] { warn("root motion target not animated"); }))
+//           rt::applyToLocal(node.transform, delta);
+//   }
 #pragma once
 
 #include <algorithm>
@@ -28,12 +37,43 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <numbers>
-#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace rootbake::runtime {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A view of n elements the caller owns: std::span's job, which C++17 lacks. It converts from
+// anything with data() and size() (std::vector, std::array, std::span) and from C arrays.
+template <class T>
+class Span {
+public:
+    constexpr Span() = default;
+    constexpr Span(const T* data, std::size_t size) : data_(data), size_(size) {}
+    template <class Container,
+              class = std::enable_if_t<std::is_convertible_v<decltype(std::declval<const Container&>().data()),
+                                                             const T*>>,
+              class = decltype(std::declval<const Container&>().size())>
+    constexpr Span(const Container& c) : data_(c.data()), size_(c.size()) {}
+    template <std::size_t N>
+    constexpr Span(const T (&array)[N]) : data_(array), size_(N) {}
+
+    constexpr const T* data() const { return data_; }
+    constexpr std::size_t size() const { return size_; }
+    constexpr bool empty() const { return size_ == 0; }
+    constexpr const T* begin() const { return data_; }
+    constexpr const T* end() const { return data_ + size_; }
+    constexpr const T& operator[](std::size_t i) const { return data_[i]; }
+    constexpr const T& back() const { return data_[size_ - 1]; }
+    constexpr Span subspan(std::size_t offset, std::size_t count) const { return {data_ + offset, count}; }
+
+private:
+    const T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
 
 // ---- math --------------------------------------------------------------------------------------
 
@@ -108,8 +148,8 @@ inline AxisAngle toAxisAngle(Quat q) {
 // Signed turn about `unitAxis` (radians, (-pi, pi]): the twist of q about that axis.
 inline double turnAbout(Quat q, Vec3 unitAxis) {
     double turn = 2.0 * std::atan2(dot({q.x, q.y, q.z}, unitAxis), q.w);
-    if (turn > std::numbers::pi) turn -= 2.0 * std::numbers::pi;
-    if (turn <= -std::numbers::pi) turn += 2.0 * std::numbers::pi;
+    if (turn > kPi) turn -= 2.0 * kPi;
+    if (turn <= -kPi) turn += 2.0 * kPi;
     return turn;
 }
 
@@ -178,10 +218,10 @@ inline RootTransform power(RootTransform stride, std::int64_t n) {
 // One clip's motion track, as the sidecar's `track` object. Spans point into engine-owned data.
 // Validate once with validateTrack(); the functions below trust a valid track.
 struct Track {
-    std::span<const double> times{};        // s from the clip start; finite, strictly increasing
-    std::span<const double> translation{};  // x, y, z per key, character space, relative to the first key
-    std::span<const double> yaw{};       // 1 per key, radians about upAxis, relative to the first, unwrapped
-    std::span<const double> rotation{};  // x, y, z, w per key, relative to the first key (instead of yaw)
+    Span<double> times{};        // s from the clip start; finite, strictly increasing
+    Span<double> translation{};  // x, y, z per key, character space, relative to the first key
+    Span<double> yaw{};       // 1 per key, radians about upAxis, relative to the first, unwrapped
+    Span<double> rotation{};  // x, y, z, w per key, relative to the first key (instead of yaw)
     Vec3 upAxis{0, 1, 0};                // unit, character space
     double duration = 0;                 // s, the clip's loop length; 0 = times.back()
 };
@@ -216,7 +256,7 @@ inline std::string validateTrack(const Track& track) {
         if (!error.empty()) return error;
     if (!track.yaw.empty() && !track.rotation.empty()) return "track: has both yaw and rotation; give one";
     for (std::size_t i = 0; i < track.rotation.size(); i += 4) {
-        const std::span<const double> q = track.rotation.subspan(i, 4);
+        const Span<double> q = track.rotation.subspan(i, 4);
         if (std::abs(std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1) > 1e-3)
             return "track: rotation[" + std::to_string(i / 4) + "] is not a unit quaternion";
     }
@@ -263,7 +303,7 @@ inline ChannelKindOrError channelKindFromComponents(int components) {
 
 // Points the track's channel of `kind` at `values` (flat, per-key width of the kind). Empty on
 // success; the kind's error otherwise, and the track is left unchanged.
-inline std::string bindChannel(Track& track, const ChannelKindOrError& kind, std::span<const double> values) {
+inline std::string bindChannel(Track& track, const ChannelKindOrError& kind, Span<double> values) {
     if (!kind.ok()) return kind.error;
     switch (kind.kind) {
         case ChannelKind::Translation:
@@ -289,7 +329,7 @@ struct SampleCursor {
 // S(t): linear between keys (yaw linear too, it is unwrapped; quaternions slerped), clamped to the
 // first and last key.
 inline RootTransform sampleTrack(const Track& track, double t, SampleCursor& cursor) {
-    const std::span<const double> times = track.times;
+    const Span<double> times = track.times;
     const std::size_t last = times.size() - 1;
     std::size_t i = std::min(cursor.key, last);
     if (t <= times[0]) {
@@ -334,13 +374,26 @@ struct PlaybackOptions {
     LoopMode mode = LoopMode::Loop;
     int loopCount = 0;   // iterations (Loop) or legs (PingPong); 0 = forever; Once is 1
     double speed = 1.0;  // clip seconds per elapsed second; negative plays backwards
+    // The range of clip-local time played, s (Babylon's from/to). It loops by the range: a track
+    // keyed over less of it holds its last key until the range wraps. to <= 0: the clip's end.
+    double from = 0;
+    double to = 0;
 };
+
+// Empty when the options fit the track, else one line: the range must be inside the times the
+// clip can be sampled at (from >= 0) and not empty.
+inline std::string validatePlayback(const PlaybackOptions& options) {
+    if (!(options.from >= 0)) return "playback: from is negative";
+    if (options.to > 0 && !(options.to > options.from)) return "playback: the range from..to is empty";
+    return {};
+}
 
 // One clip playing on one character. clipTime is unrolled (speed-integrated, not wrapped), so
 // iteration and local time are functions of it; the held samples make a step cost one sample.
 struct Playback {
     PlaybackOptions options{};  // speed may change while playing
-    double duration = 0;        // d, s
+    double from = 0;            // s, clip-local time where an iteration starts
+    double duration = 0;        // d, s: the range's length, to - from
     double clipTime = 0;        // s, in [0, end] for a finite playback, unbounded for a forever one
     RootTransform start{};      // S(0), frozen at play
     RootTransform stride{};     // inverse(S(0)) * S(d): one whole cycle, frozen at play
@@ -364,7 +417,7 @@ inline double clampClipTime(const Playback& playback, double clipTime) {
 }
 
 struct LoopPosition {
-    double local = 0;            // l: clip-local time, s, in [0, d]
+    double local = 0;            // l: clip-local time, s, in [from, from + d]
     std::int64_t iteration = 0;  // which iteration (Loop) or leg (PingPong) clipTime is in
 };
 
@@ -393,7 +446,7 @@ inline LoopPosition loopPosition(const Playback& playback, double clipTime) {
         at.iteration = static_cast<std::int64_t>(k);
     }
     const bool backwardLeg = playback.options.mode == LoopMode::PingPong && (at.iteration % 2 != 0);
-    at.local = std::clamp(backwardLeg ? d - phase : phase, 0.0, d);
+    at.local = playback.from + std::clamp(backwardLeg ? d - phase : phase, 0.0, d);
     return at;
 }
 inline double localTime(const Playback& playback) {
@@ -408,14 +461,17 @@ inline RootTransform sampleForPlayback(Playback& playback, const Track& track, d
     return sampleTrack(track, localSeconds, playback.cursor);
 }
 
-// Starts a playback. Forward playback starts at clip time 0; backward at the end of a finite one
-// (a forever loop starts at 0 either way and runs into negative iterations).
+// Starts a playback (options as validatePlayback accepts). Forward playback starts at clip time 0;
+// backward at the end of a finite one (a forever loop starts at 0 either way and runs into
+// negative iterations). Clip time 0 is the range's `from`.
 inline Playback play(const Track& track, const PlaybackOptions& options) {
     Playback playback;
     playback.options = options;
-    playback.duration = clipDuration(track);
-    playback.start = sampleForPlayback(playback, track, 0.0);
-    playback.stride = relative(playback.start, sampleForPlayback(playback, track, playback.duration));
+    playback.from = options.from;
+    playback.duration = (options.to > 0 ? options.to : clipDuration(track)) - options.from;
+    playback.start = sampleForPlayback(playback, track, playback.from);
+    playback.stride =
+        relative(playback.start, sampleForPlayback(playback, track, playback.from + playback.duration));
     const double end = playbackEnd(playback);
     playback.clipTime = options.speed < 0 && std::isfinite(end) ? end : 0.0;
     playback.previous = sampleForPlayback(playback, track, localTime(playback));
@@ -434,9 +490,9 @@ inline void seek(Playback& playback, const Track& track, double clipTime) {
 // backwards) it is inverse(S(l(a))) * S(0) * stride^w * inverse(S(0)) * S(l(b)); for a clip that
 // does not turn that is the seed's (S(d) - S(l(a))) + (w - 1)(S(d) - S(0)) + (S(l(b)) - S(0)).
 // A ping-pong has no seam (l is continuous), so its delta is the plain difference.
-inline RootDelta advance(Playback& playback, const Track& track, double elapsedSeconds) {
+inline RootDelta advanceTo(Playback& playback, const Track& track, double clipTime) {
     const double from = playback.clipTime;
-    const double to = clampClipTime(playback, from + playback.options.speed * elapsedSeconds);
+    const double to = clampClipTime(playback, clipTime);
     const LoopPosition a = loopPosition(playback, from);
     const LoopPosition b = loopPosition(playback, to);
     const RootTransform sampled = sampleForPlayback(playback, track, b.local);
@@ -450,6 +506,32 @@ inline RootDelta advance(Playback& playback, const Track& track, double elapsedS
     playback.previous = sampled;
     playback.clipTime = to;
     return delta;
+}
+inline RootDelta advance(Playback& playback, const Track& track, double elapsedSeconds) {
+    return advanceTo(playback, track, playback.clipTime + playback.options.speed * elapsedSeconds);
+}
+
+// ---- followers -----------------------------------------------------------------------------------
+
+// A playback synchronized with `master`, as Babylon's syncAllAnimationsWith: it samples its own
+// track at the master's local time, so it loops by the master's range, through the master's loops,
+// at the master's speed, in either direction; a follower of a follower follows the first master
+// alike. Its track may be keyed over less of the range (it holds its last key, and the master's
+// wrap is not read as travel) or more (only the master's range plays). A follower that does not
+// loop plays the master's first iteration and ends at the master's frame where that ends.
+inline Playback playFollower(const Track& track, const Playback& master, bool loops = true) {
+    PlaybackOptions options = master.options;
+    options.from = master.from;
+    options.to = master.from + master.duration;
+    if (!loops) options.mode = LoopMode::Once;
+    Playback follower = play(track, options);
+    seek(follower, track, master.clipTime);
+    return follower;
+}
+
+// The follower's delta up to where the master is now: call after advancing (or seeking) the master.
+inline RootDelta follow(Playback& follower, const Track& track, const Playback& master) {
+    return advanceTo(follower, track, master.clipTime);
 }
 
 // ---- authority -----------------------------------------------------------------------------------
@@ -508,25 +590,43 @@ inline WorldDelta toWorld(const RootDelta& delta, const NodeTransform& character
 
 // ---- blending ------------------------------------------------------------------------------------
 
+// The weight of a clip that is not weighted: Babylon's AnimationGroup weight -1.
+constexpr double kUnweighted = -1.0;
+
 // One playing clip's delta for this step and how it blends.
 struct Contribution {
     RootDelta delta{};
-    double weight = 1.0;    // the clip's blend weight, >= 0
+    double weight = 1.0;    // the clip's blend weight, >= 0, or kUnweighted
     bool additive = false;  // added on top of the weighted blend
 };
 
 // As Babylon's RootMotionController blends: weighted clips contribute their share, normalized once
-// the weights add up to more than one; additive clips add theirs on top. Translations blend as a
-// weighted sum, and so does the turn (as a rotation vector: for turns about the up axis, a
-// weighted sum of yaw angles).
-inline RootDelta blendDeltas(std::span<const Contribution> clips) {
+// the weights add up to more than one; an unweighted clip contributes its whole motion only while
+// no weighted clip plays (of several, the last one in `clips` wins, as the last group to write
+// the root does); additive clips add theirs on top (an unweighted additive one all of it).
+// Translations blend as a weighted sum, and so does the turn (as a rotation vector: for turns
+// about the up axis, a weighted sum of yaw angles).
+inline RootDelta blendDeltas(Span<Contribution> clips) {
     double totalWeight = 0;
-    for (const Contribution& clip : clips)
-        if (!clip.additive) totalWeight += clip.weight;
+    bool anyWeighted = false;
+    const Contribution* lastUnweighted = nullptr;
+    for (const Contribution& clip : clips) {
+        if (clip.additive) continue;
+        if (clip.weight < 0) {
+            lastUnweighted = &clip;
+        } else {
+            anyWeighted = true;
+            totalWeight += clip.weight;
+        }
+    }
     const double normalizer = totalWeight > 1 ? 1.0 / totalWeight : 1.0;
     Vec3 translation{}, turn{};
     for (const Contribution& clip : clips) {
-        const double share = clip.additive ? clip.weight : clip.weight * normalizer;
+        double share = clip.weight * normalizer;
+        if (clip.additive)
+            share = clip.weight < 0 ? 1.0 : clip.weight;
+        else if (clip.weight < 0)
+            share = !anyWeighted && &clip == lastUnweighted ? 1.0 : 0.0;
         const AxisAngle rotation = toAxisAngle(clip.delta.rotation);
         translation = translation + share * clip.delta.translation;
         turn = turn + (share * rotation.angle) * rotation.axis;

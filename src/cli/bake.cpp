@@ -96,6 +96,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
+    settings.rootBone = args.rootBone;
 
     auto baked = bakeAsset(*asset, {}, settings);
     if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
@@ -155,6 +156,11 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
 int bake(const BakeArgs& args) {
     if (args.glb && args.gltf) {
         printError("bake: --glb and --gltf exclude each other");
+        return kUsage;
+    }
+    if (!args.rootBone.empty() && args.keepSource) {
+        printError("bake: --root-bone and --keep-source exclude each other (the source clips would move the root "
+                   "under the root bone)");
         return kUsage;
     }
     if (args.output.empty() == args.outDir.empty()) {

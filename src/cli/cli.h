@@ -37,7 +37,8 @@ struct AnalysisArgs {
     std::optional<int> extractRotation;  // -1 auto, 0 off, 1 on
     std::optional<bool> lateral;
     std::optional<glm::dvec3> upAxis;
-    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond, liftOffSlope;
+    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond;
+    std::optional<ContactRule> contactRule;
 };
 
 // Parsers shared by the command line and the config file; false: not a value of theirs.
@@ -45,6 +46,7 @@ struct AnalysisArgs {
 bool parseSource(const std::string& text, AnalysisArgs& into);
 bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
+bool parseContactRule(const std::string& text, ContactRule& rule);  // stance or babylon
 
 // Rows of cells as table lines: each column as wide as its widest cell (the header
 // row's too), two spaces apart, each line starting with indent, without its newline.

@@ -22,7 +22,7 @@ namespace {
 const std::vector<std::string> kOptionKeys = {
     "rootNode",     "characterNode",      "contactNodes",     "source",      "extractRotation",
     "extractLateralMotion", "upAxis",     "minimumTravel",    "minimumTurn", "directionSnapAngle",
-    "samplesPerSecond",     "liftOffSlope"};
+    "samplesPerSecond",     "contactRule"};
 const std::vector<std::string> kTopKeys = {"defaults", "clips"};
 
 struct Failure {
@@ -91,7 +91,12 @@ AnalysisArgs readOptions(const Json& object, const std::string& path, bool defau
         else if (key == "minimumTurn") args.minTurnDegrees = number(value, at, 0, 1e6);
         else if (key == "directionSnapAngle") args.snapAngleDegrees = number(value, at, 0, 90);
         else if (key == "samplesPerSecond") args.samplesPerSecond = number(value, at, 1, 10000);
-        else if (key == "liftOffSlope") args.liftOffSlope = number(value, at, 0, 1e6);
+        else if (key == "contactRule") {
+            ContactRule rule;
+            if (!value.is_string() || !parseContactRule(value.get<std::string>(), rule))
+                fail(at, "expected \"stance\" or \"babylon\"");
+            args.contactRule = rule;
+        }
         else fail(at, unknownKey(key, kOptionKeys));
     }
     return args;
@@ -114,7 +119,7 @@ void overlay(AnalysisArgs& a, const AnalysisArgs& b) {
     take(a.minTurnDegrees, b.minTurnDegrees);
     take(a.snapAngleDegrees, b.snapAngleDegrees);
     take(a.samplesPerSecond, b.samplesPerSecond);
-    take(a.liftOffSlope, b.liftOffSlope);
+    take(a.contactRule, b.contactRule);
 }
 
 }  // namespace

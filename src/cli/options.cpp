@@ -91,6 +91,13 @@ bool parseExtractRotation(const std::string& text, int& value) {
     return true;
 }
 
+bool parseContactRule(const std::string& text, ContactRule& rule) {
+    if (text == contactRuleName(ContactRule::Stance)) rule = ContactRule::Stance;
+    else if (text == contactRuleName(ContactRule::Babylon)) rule = ContactRule::Babylon;
+    else return false;
+    return true;
+}
+
 void applyAnalysisArgs(const AnalysisArgs& args, Options& options) {
     constexpr double degrees = std::numbers::pi / 180.0;
     if (args.root) options.rootNode = *args.root;
@@ -105,7 +112,7 @@ void applyAnalysisArgs(const AnalysisArgs& args, Options& options) {
     if (args.minTurnDegrees) options.minimumTurn = *args.minTurnDegrees * degrees;
     if (args.snapAngleDegrees) options.directionSnapAngle = *args.snapAngleDegrees * degrees;
     if (args.samplesPerSecond) options.samplesPerSecond = *args.samplesPerSecond;
-    if (args.liftOffSlope) options.liftOffSlope = *args.liftOffSlope;
+    if (args.contactRule) options.contactRule = *args.contactRule;
 }
 
 bool parseLimit(const std::string& text, Limits& limits, std::string& error) {

@@ -7,6 +7,7 @@
 
 #include "gltf/asset.h"
 #include "sidecar/read.h"
+#include "write/rootbone.h"
 #include "verify/verify.h"
 #include "write/sha256.h"
 
@@ -143,6 +144,24 @@ int verify(const VerifyArgs& given) {
     }
 
     const Rig& rig = baked->rig;
+    if (sidecar->hasRootBone) {
+        // The root bone carries the motion the runtime applies: an engine plays it at rest.
+        auto bone = rigNode(rig, sidecar->rootBone, args.sidecar, "rootBone");
+        if (!bone) {
+            printError(bone.error().message);
+            return kBadInput;
+        }
+        for (Clip& clip : baked->clips)
+            std::erase_if(clip.channels, [&](const Channel& channel) { return channel.node == *bone; });
+        // The source plays on the baked rig: its nodes by glTF index, the root's keys under the bone.
+        if (source)
+            for (Clip& clip : source->clips)
+                for (Channel& channel : clip.channels) {
+                    channel.node = rig.rigIndexOfGltf[source->rig.gltfIndex[channel.node]];
+                    if (channel.path == Path::Translation && rig.parent[channel.node] == *bone)
+                        moveUnderRootBone(channel.values, channel.interpolation, rig.rest[*bone].translation);
+                }
+    }
     const glm::dvec3 up(sidecar->upAxis[0], sidecar->upAxis[1], sidecar->upAxis[2]);
     verify::Settings settings;
     settings.loops = args.loops;

@@ -1,6 +1,7 @@
 // analyzeClip: root, character space, height, turn, travel and contacts of a
 // clip, by the rules of Babylon.js's RootMotionClip (see docs/analysis.md).
-#include "core/frames.h"
+#include "contacts.h"
+#include "frames.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,15 +19,14 @@ using core::wrapAngle;
 
 namespace {
 
-constexpr double kContactHeightBand = 0.1;   // contact candidates reach this close to the lowest, x height
-constexpr double kPlantedHeightBand = 0.05;  // planted within this above its own lowest point, x height
 constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
 constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
-// The lift-off gate's speed floors, x height per second (1.4 and 1.9 m/s for a 1.7 m
-// biped): a standing foot that rocks onto its toe or settles stays planted. Touch-down
-// comes in faster than a foot peels off.
-constexpr double kLiftOffSpeed = 0.85;
-constexpr double kTouchDownSpeed = 1.1;
+// Stance speeds of two contacts that differ by more than this fraction: the feet do not
+// agree on the ground speed (two planted feet move with the same ground).
+constexpr double kStanceSpeedAgreement = 0.25;
+// x height: a sprinter covers about 2.5 body heights per cycle (two steps); more is not
+// a stride legs can take.
+constexpr double kMaxStridePerCycle = 2.5;
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
 constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
 constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
@@ -37,6 +37,17 @@ std::string num(double value, int digits = 4) {
     char text[32];
     const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, digits).ptr;
     return std::string(text, end);
+}
+
+// "stance LeftToe 58%, RightToe 61%; flight 0%; stance speeds within 3%; 2 touch-downs"
+std::string describeEvidence(const Rig& rig, const std::vector<int>& contacts, const ContactEvidence& e) {
+    std::string s = "stance";
+    for (size_t c = 0; c < contacts.size() && c < e.stanceShare.size(); ++c)
+        s += (c ? ", " : " ") + nodeLabel(rig, contacts[c]) + " " + num(100.0 * e.stanceShare[c], 3) + "%";
+    s += "; flight " + num(100.0 * e.flightShare, 3) + "%";
+    if (e.steppingContacts >= 2) s += "; stance speeds within " + num(100.0 * e.speedSpread, 3) + "%";
+    s += "; " + std::to_string(e.touchDowns) + " touch-downs";
+    return s;
 }
 
 struct ChannelsOfNode {
@@ -80,20 +91,10 @@ bool isDescendant(const Rig& rig, int node, int ancestor) {
     return false;
 }
 
-// 1 for base's strict descendants (every node when base is -1, the scene).
-std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
-    std::vector<std::uint8_t> under(rig.size(), base < 0 ? 1 : 0);
-    if (base < 0) return under;
-    for (int i = base + 1; i < rig.size(); ++i) {
-        const int p = rig.parent[i];
-        under[i] = p >= 0 && (p == base || under[p]);  // parent-first: the parent is settled
-    }
-    return under;
-}
 
 // Vertical extent, at the first frame, of the base and the joints under it.
 double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up) {
-    const std::vector<std::uint8_t> under = descendantsOf(rig, base);
+    const std::vector<std::uint8_t> under = core::descendantsOf(rig, base);
     double lowest = base >= 0 ? glm::dot(frames.at(0, base), up) : 0.0;  // the scene's own origin
     double highest = lowest;
     for (int n = 0; n < rig.size(); ++n) {
@@ -186,155 +187,45 @@ struct Analyzer {
         return translation;
     }
 
-    std::vector<int> contactCandidates(int base) const {
-        const std::vector<std::uint8_t> under = descendantsOf(rig, base);
-        std::vector<std::uint8_t> hasJointChild(rig.size(), 0);
-        for (int n = 0; n < rig.size(); ++n)
-            if (rig.parent[n] >= 0 && !rig.hasMesh[n]) hasJointChild[rig.parent[n]] = 1;
-        std::vector<int> leaves;
-        for (int n = 0; n < rig.size(); ++n)
-            if (under[n] && !rig.hasMesh[n] && !hasJointChild[n]) leaves.push_back(n);
-        return leaves;
-    }
-
     Result<std::optional<std::vector<glm::dvec3>>> measureContactTravel(const std::vector<double>* yaw,
                                                                         double minimumTravel, bool forced) {
-        std::vector<int> contacts;
-        const bool explicitContacts = !options.contactNodes.empty();
-        if (explicitContacts) {
+        const int base = out.root >= 0 ? out.root : out.character;
+        const bool babylon = options.contactRule == ContactRule::Babylon;
+        core::ContactSet contacts;
+        if (!options.contactNodes.empty()) {
+            std::vector<int> nodes;
             for (const std::string& label : options.contactNodes) {
                 const int node = findNode(rig, label);
                 if (node < 0) return Error{"contact node \"" + label + "\" is not in the asset"};
-                contacts.push_back(node);
+                nodes.push_back(node);
             }
+            contacts = core::givenContacts(frames, std::move(nodes), up);
         } else {
-            contacts = contactCandidates(out.root >= 0 ? out.root : out.character);
+            contacts = babylon ? core::findLowestLeaves(rig, frames, base, up, out.characterHeight)
+                               : core::findContacts(rig, clip, frames, base, out.character, up, out.characterHeight);
         }
-        if (contacts.empty()) {
-            out.reason += "; no contact candidates";
+        if (contacts.nodes.empty()) {
+            out.reason += "; " + (contacts.reason.empty() ? std::string("no contact candidates") : contacts.reason);
             return std::optional<std::vector<glm::dvec3>>{};
         }
+        out.reason += "; " + contacts.reason;
 
-        // Lowest point of each candidate over the whole clip: a run starts with a foot in
-        // the air, so one frame cannot tell which nodes ever reach the ground.
-        std::vector<double> lowest(contacts.size(), std::numeric_limits<double>::infinity());
-        for (size_t c = 0; c < contacts.size(); ++c)
-            for (int i = 0; i < frames.count; ++i)
-                lowest[c] = std::min(lowest[c], glm::dot(frames.at(i, contacts[c]), up));
-        if (!explicitContacts) {
-            const double ground = *std::min_element(lowest.begin(), lowest.end());
-            size_t kept = 0;
-            for (size_t c = 0; c < contacts.size(); ++c) {
-                if (lowest[c] > ground + kContactHeightBand * out.characterHeight) continue;
-                contacts[kept] = contacts[c];
-                lowest[kept] = lowest[c];
-                ++kept;
-            }
-            contacts.resize(kept);
-            lowest.resize(kept);
-        }
-
-        const double tolerance = kPlantedHeightBand * out.characterHeight;
-        auto planted = [&](size_t c, int i) { return glm::dot(frames.at(i, contacts[c]), up) <= lowest[c] + tolerance; };
-
-        // A planted contact stands still in the world, so in character space it moves at
-        // exactly minus the character's velocity, which changes smoothly. Each interval
-        // takes the planted contact whose step (turn so far undone) is closest to the
-        // ground speed of the interval before, starting from the clip's average measured
-        // with the slowest planted contact. With no contact planted (the flight of a run)
-        // the ground speed carries on.
+        core::StanceTravel stance = babylon ? core::measureLowestTravel(frames, contacts, yaw, up, out.characterHeight)
+                                            : core::measureStanceTravel(frames, contacts, yaw, up, out.characterHeight, clip.start);
         const int intervals = frames.count - 1;
-        std::vector<glm::dvec3> steps(intervals);
-        std::vector<std::uint8_t> grounded(intervals, 0);
-        const double liftOff = kLiftOffSpeed * out.characterHeight;
-        const double touchDown = kTouchDownSpeed * out.characterHeight;
-        auto walk = [&](bool tracking, glm::dvec3 previous, bool gated) {
-            for (int i = 1; i <= intervals; ++i) {
-                const double turn = yaw ? (*yaw)[i] : 0.0;
-                const double dt = frames.time(i) - frames.time(i - 1);
-                double best = std::numeric_limits<double>::infinity();
-                glm::dvec3 chosen(0.0);
-                for (size_t c = 0; c < contacts.size(); ++c) {
-                    if (!planted(c, i - 1) || !planted(c, i)) continue;
-                    const glm::dvec3 step = horizontal(frames.at(i - 1, contacts[c]) - frames.at(i, contacts[c]), up);
-                    if (gated) {
-                        // Still inside the band, but leaving the ground (or reaching it):
-                        // steep against its step, and fast for a foot that stands.
-                        const double rise = glm::dot(frames.at(i, contacts[c]) - frames.at(i - 1, contacts[c]), up);
-                        if (std::abs(rise) > options.liftOffSlope * glm::length(step) &&
-                            std::abs(rise) > (rise > 0.0 ? liftOff : touchDown) * dt)
-                            continue;
-                    }
-                    const glm::dvec3 unturned = rotateAboutUp(step, -turn, up);
-                    const glm::dvec3 d = tracking ? unturned - previous : unturned;
-                    const double score = glm::dot(d, d);
-                    if (score < best) {
-                        best = score;
-                        chosen = unturned;
-                    }
-                }
-                grounded[i - 1] = best < std::numeric_limits<double>::infinity();
-                steps[i - 1] = grounded[i - 1] ? chosen : previous;
-                if (tracking) previous = steps[i - 1];
-            }
-        };
-        walk(false, glm::dvec3(0.0), false);
-        glm::dvec3 reference(0.0);
-        int groundedCount = 0;
-        for (int i = 0; i < intervals; ++i)
-            if (grounded[i]) reference += steps[i], ++groundedCount;
-        if (groundedCount > 0) reference /= groundedCount;
-
-        struct Travel {
-            glm::dvec3 travelled{0.0};
-            double straightness = 0.0;
-        };
-        auto measure = [&]() {
-            Travel t;
-            glm::dvec3 heading(0.0);
-            double pathLength = 0.0;
-            for (int i = 1; i <= intervals; ++i) {
-                heading += steps[i - 1];
-                pathLength += glm::length(steps[i - 1]);
-                t.travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
-            }
-            t.straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
-            return t;
-        };
-        auto accepted = [&](const Travel& t) {
-            return glm::length(t.travelled) >= minimumTravel && t.straightness >= kMinimumStraightness;
-        };
-
-        // Whether the clip travels is Babylon's rule's call; the gate only re-measures a
-        // travel that rule accepts, and is dropped if its own measure would not pass.
-        walk(true, reference, false);
-        Travel travel = measure();
-        if (options.liftOffSlope > 0.0 && accepted(travel)) {
-            const std::vector<glm::dvec3> ungated = steps;
-            const Travel ungatedTravel = travel;
-            walk(true, reference, true);
-            travel = measure();
-            const double gatedLength = glm::length(travel.travelled);
-            const double ungatedLength = glm::length(ungatedTravel.travelled);
-            if (accepted(travel)) {
-                if (std::abs(gatedLength - ungatedLength) > 1e-6 * std::max(ungatedLength, 1e-9))
-                    out.reason += "; lift-off gate: travel " + num(gatedLength) + " (ungated " + num(ungatedLength) + ")";
-            } else {
-                steps = ungated;
-                travel = ungatedTravel;
-            }
-        }
-
         std::vector<glm::dvec3> translation(frames.count, glm::dvec3(0.0));
-        glm::dvec3 travelled(0.0);
+        glm::dvec3 travelled(0.0), heading(0.0);
+        double pathLength = 0.0;
         for (int i = 1; i <= intervals; ++i) {
-            travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
+            heading += stance.steps[i - 1];
+            pathLength += glm::length(stance.steps[i - 1]);
+            travelled += rotateAboutUp(stance.steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
             translation[i] = travelled;
         }
-        const double straightness = travel.straightness;
+        const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
         const double distance = glm::length(travelled);
         if (distance > 0.0) out.travelDirection = travelled / distance;
-        if (!forced && !accepted(travel)) {
+        if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
             out.travelDirection = {0, 0, 1};
             out.reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
                           num(straightness, 3) + " (minimum " + num(kMinimumStraightness, 2) + ")";
@@ -345,10 +236,14 @@ struct Analyzer {
             if (!options.extractLateralMotion) snapTravelDirection(kDeducedSnapAngle);
             for (glm::dvec3& t : translation) t = out.travelDirection * glm::dot(t, out.travelDirection);
         }
-        out.contacts = contacts;
+        out.contacts = contacts.nodes;
+        out.evidence = std::move(stance.evidence);
         out.planting.clear();
-        for (size_t c = 0; c < contacts.size(); ++c) out.planting.push_back(plantedIntervals(contacts[c], lowest[c] + kStrictPlantedBand * out.characterHeight));
-        out.reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3);
+        for (size_t c = 0; c < contacts.nodes.size(); ++c)
+            out.planting.push_back(
+                plantedIntervals(contacts.nodes[c], contacts.lowest[c] + kStrictPlantedBand * out.characterHeight));
+        out.reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3) +
+                      "; " + describeEvidence(rig, out.contacts, out.evidence);
         return std::optional<std::vector<glm::dvec3>>{std::move(translation)};
     }
 
@@ -369,6 +264,8 @@ struct Analyzer {
 };
 
 }  // namespace
+
+const char* contactRuleName(ContactRule rule) { return rule == ContactRule::Babylon ? "babylon" : "stance"; }
 
 const char* sourceName(Source source) {
     switch (source) {
@@ -443,18 +340,27 @@ int findRoot(const Rig& rig, const Clip& clip) {
 
 namespace {
 
-// Fraction of [0, duration] in which at least one contact is planted.
-double plantedCoverage(const std::vector<ContactPlanting>& planting, double duration) {
-    std::vector<PlantedInterval> all;
-    for (const ContactPlanting& p : planting) all.insert(all.end(), p.planted.begin(), p.planted.end());
-    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-    double covered = 0.0, reached = 0.0;
-    for (const PlantedInterval& i : all) {
-        const double start = std::max(i.start, reached);
-        if (i.end > start) covered += i.end - start;
-        reached = std::max(reached, i.end);
-    }
-    return duration > 0.0 ? covered / duration : 1.0;
+// Warnings on a deduced travel that the feet do not bear out well.
+void doubtDeduction(ClipAnalysis& out) {
+    ContactEvidence& e = out.evidence;
+    // A walk has a foot in stance nearly all the cycle, a run with flight about half of
+    // it: below a quarter the ground speed is interpolated far more than it is measured.
+    if (e.flightShare > 0.75)
+        out.warnings.push_back("contacts are in stance for only " + num(100.0 * (1.0 - e.flightShare), 3) +
+                               "% of the clip: the deduced travel is interpolated over the rest");
+    // Two planted feet move at the same ground speed.
+    if (e.speedSpread > kStanceSpeedAgreement)
+        out.warnings.push_back("the contacts disagree: their stance speeds differ by " +
+                               num(100.0 * e.speedSpread, 3) + "%");
+    if (out.contacts.size() >= 2 && e.steppingContacts < 2)
+        out.warnings.push_back("only one contact steps: travel found while the feet do not alternate");
+    const double cycles = std::max(1.0, double(e.touchDowns) / std::max(1, e.steppingContacts));
+    e.stridePerCycle = std::abs(out.strideLength) / cycles;
+    if (out.characterHeight > 0.0 && e.stridePerCycle > kMaxStridePerCycle * out.characterHeight)
+        out.warnings.push_back("a stride of " + num(e.stridePerCycle) + " per cycle is " +
+                               num(e.stridePerCycle / out.characterHeight, 3) +
+                               " x the character's height: more than legs can step (" + num(kMaxStridePerCycle, 2) +
+                               ")");
 }
 
 // What an animator should look at although the analysis went through.
@@ -463,14 +369,7 @@ void addWarnings(ClipAnalysis& out, const Options& options, const ChannelsOfNode
         out.warnings.push_back("the joints under the root have no height: thresholds are in scene units");
     if (options.extractRotation == 1 && out.root >= 0 && !rootChannels.rotation)
         out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
-    if (out.source == Source::FootContact) {
-        const double coverage = plantedCoverage(out.planting, out.duration);
-        // A walk plants a foot most of the cycle, a run with flight about half of it:
-        // below a quarter the ground speed is carried across far more than it is measured.
-        if (coverage < 0.25)
-            out.warnings.push_back("contacts are planted for only " + num(100.0 * coverage, 3) +
-                                   "% of the clip: the deduced travel is carried over the rest");
-    }
+    if (out.source == Source::FootContact) doubtDeduction(out);
 }
 
 }  // namespace
@@ -481,8 +380,6 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     if (!(upLength > 0.0) || !std::isfinite(upLength)) return Error{"the up axis has no direction"};
     if (!(options.samplesPerSecond > 0.0) || !std::isfinite(options.samplesPerSecond))
         return Error{"samplesPerSecond " + num(options.samplesPerSecond) + " is not a positive number"};
-    if (!(options.liftOffSlope >= 0.0) || !std::isfinite(options.liftOffSlope))
-        return Error{"liftOffSlope " + num(options.liftOffSlope) + " is not a number >= 0"};
     const glm::dvec3 up = options.upAxis / upLength;
     out.upAxis = up;
 

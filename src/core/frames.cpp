@@ -1,4 +1,4 @@
-#include "core/frames.h"
+#include "frames.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
@@ -88,6 +88,16 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }
     return frames;
+}
+
+std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
+    std::vector<std::uint8_t> under(rig.size(), base < 0 ? 1 : 0);
+    if (base < 0) return under;
+    for (int i = base + 1; i < rig.size(); ++i) {
+        const int p = rig.parent[i];
+        under[i] = p >= 0 && (p == base || under[p]);  // parent-first: the parent is settled
+    }
+    return under;
 }
 
 glm::dmat4 invertTransform(const glm::dmat4& m) {

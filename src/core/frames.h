@@ -28,6 +28,9 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root, bool rootChainOnly = false);
 
+// 1 for base's strict descendants (every node when base is -1, the scene).
+std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base);
+
 // The inverse of a node's transform. One that collapses an axis (a scale
 // below 1e-9, or axes within 1e-9 of a plane) has no usable inverse: it is
 // inverted as if its scales were 1, so what is under it keeps finite numbers.

@@ -1,5 +1,5 @@
 // removeMotion: the in-place root keys of a clip whose motion is in its keys.
-#include "core/frames.h"
+#include "frames.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 

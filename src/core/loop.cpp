@@ -1,5 +1,5 @@
 // The in-place clip as played, and how cleanly it loops.
-#include "core/frames.h"
+#include "frames.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 

@@ -250,7 +250,7 @@ public:
           edits_(asset.buffers.size()),
           touched_(asset.buffers.size(), 0) {}
 
-    Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips) {
+    Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips, const NewRootBone* rootBone) {
         std::vector<const ClipRewrite*> sorted;
         for (const ClipRewrite& c : clips) sorted.push_back(&c);
         std::sort(sorted.begin(), sorted.end(),
@@ -267,7 +267,8 @@ public:
         }
         std::vector<int> target;  // per sorted rewrite: the animation it edits
         for (const ClipRewrite* c : sorted) {
-            if (c->animation < 0 || std::size_t(c->animation) >= animations || c->channels.empty()) {
+            if (c->animation < 0 || std::size_t(c->animation) >= animations ||
+                (c->channels.empty() && (!rootBone || c->rootBoneChannels.empty()))) {
                 target.push_back(-1);
                 continue;
             }
@@ -286,12 +287,13 @@ public:
 
         // Collections that get new entries exist before any reference into the
         // document is held (adding a key to the root moves its members).
-        if (std::any_of(target.begin(), target.end(), [](int t) { return t >= 0; }))
+        if (rootBone || std::any_of(target.begin(), target.end(), [](int t) { return t >= 0; }))
             for (const char* key : {"buffers", "bufferViews", "accessors"})
                 if (!member(doc_, key)) doc_[key] = Json::array();
         refs_ = countReferences(doc_);
         originalViews_ = sizeOf(doc_, "bufferViews");
         reused_.assign(originalViews_, 0);
+        if (rootBone) ROOTBAKE_TRY(insertRootBone(*rootBone));
         for (std::size_t i = 0; i < sorted.size(); ++i)
             if (target[i] >= 0) ROOTBAKE_TRY(apply(target[i], *sorted[i]));
         dropDeadRanges();
@@ -323,6 +325,71 @@ private:
     };
     std::vector<Placement> placements_;
     RewrittenAsset out_;
+    int rootBoneNode_ = -1;  // glTF index of the inserted root bone
+
+    // Puts the root bone into the hierarchy and the child's skins (NewRootBone says how).
+    Status insertRootBone(const NewRootBone& bone) {
+        Json& nodes = doc_["nodes"];
+        rootBoneNode_ = int(nodes.size());
+        const int child = bone.child;
+        bool placed = false;
+        for (Json& node : nodes)
+            if (member(node, "children"))
+                for (Json& c : node["children"])
+                    if (c.get<int>() == child) c = rootBoneNode_, placed = true;
+        if (!placed)  // a scene root: the root bone takes its place in every scene
+            for (std::size_t s = 0; s < sizeOf(doc_, "scenes"); ++s)
+                if (member(doc_["scenes"][s], "nodes"))
+                    for (Json& r : doc_["scenes"][s]["nodes"])
+                        if (r.get<int>() == child) r = rootBoneNode_;
+
+        Json& moved = nodes[child];
+        if (bone.translation != glm::dvec3(0.0)) {
+            if (member(moved, "matrix")) {
+                Json& matrix = moved["matrix"];
+                for (int i = 0; i < 3; ++i) matrix[12 + i] = matrix[12 + i].get<double>() - bone.translation[i];
+            } else {
+                const Json* old = member(moved, "translation");
+                Json shifted = Json::array();
+                for (int i = 0; i < 3; ++i) shifted.push_back((old ? (*old)[i].get<double>() : 0.0) - bone.translation[i]);
+                moved["translation"] = std::move(shifted);
+            }
+        }
+        Json node{{"name", bone.name}};
+        if (bone.translation != glm::dvec3(0.0))
+            node["translation"] = Json::array({bone.translation.x, bone.translation.y, bone.translation.z});
+        node["children"] = Json::array({child});
+        nodes.push_back(std::move(node));
+
+        for (std::size_t s = 0; s < sizeOf(doc_, "skins"); ++s) {
+            Json& skin = doc_["skins"][s];
+            Json& joints = skin["joints"];
+            if (std::none_of(joints.begin(), joints.end(), [&](const Json& j) { return j.get<int>() == child; }))
+                continue;
+            if (const Json* skeleton = member(skin, "skeleton"); skeleton && skeleton->get<int>() == child)
+                skin["skeleton"] = rootBoneNode_;
+            joints.push_back(rootBoneNode_);
+            const Json* bind = member(skin, "inverseBindMatrices");
+            if (!bind) continue;  // every joint's is the identity, the root bone's too
+            const int accessor = bind->get<int>();
+            auto matrices = gltf::decodeAccessor(asset_, accessor);
+            if (!matrices)
+                return Error{asset_.fileName + ": skins[" + std::to_string(s) +
+                             "]: cannot take the root bone as a joint: its inverseBindMatrices (accessors[" +
+                             std::to_string(accessor) + "]) cannot be read: " + matrices.error().message};
+            std::vector<float> values = std::move(*matrices);
+            values.insert(values.end(), bone.inverseBind.begin(), bone.inverseBind.end());
+            int buffer = bufferOfAccessor(accessor);
+            if (buffer < 0 || noData(buffer)) {
+                auto any = anyDataBuffer();
+                if (!any) return Error{asset_.fileName + ": " + any.error().message};
+                buffer = *any;
+            }
+            // In place when only this skin reads it, as a rewritten sampler output is.
+            doc_["skins"][s]["inverseBindMatrices"] = writeOutput(accessor, buffer, values, 16, "MAT4");
+        }
+        return Ok{};
+    }
 
     // No bytes behind it (an extension's fallback buffer); a buffer created here has them.
     bool noData(std::size_t buffer) const {
@@ -414,6 +481,17 @@ private:
         return index;
     }
 
+    // A new channel of `node` with its own sampler and accessors.
+    void addChannel(Json& anim, int buffer, const InPlaceChannel& ch, int node) {
+        const int width = ch.path == Path::Rotation ? 4 : 3;
+        const int input = newAccessor(buffer, ch.times, 1, "SCALAR", true);
+        const int output = newAccessor(buffer, ch.values, width, width == 4 ? "VEC4" : "VEC3", false);
+        anim["samplers"].push_back(
+            Json{{"input", input}, {"interpolation", interpolationName(ch.interpolation)}, {"output", output}});
+        anim["channels"].push_back(Json{{"sampler", anim["samplers"].size() - 1},
+                                        {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
+    }
+
     Status apply(int animation, const ClipRewrite& clip) {
         Json& anim = doc_["animations"][animation];
         Json& channels = anim["channels"];
@@ -431,19 +509,15 @@ private:
             if (!any) return any.error();
             fallback = *any;
         }
+        if (rootBoneNode_ >= 0)
+            for (const InPlaceChannel& ch : clip.rootBoneChannels)
+                addChannel(anim, fallback, ch, rootBoneNode_);
 
         for (const InPlaceChannel& ch : clip.channels) {
             const int width = ch.path == Path::Rotation ? 4 : 3;
             const char* type = width == 4 ? "VEC4" : "VEC3";
             if (ch.gltfChannel < 0) {
-                const int input = newAccessor(fallback, ch.times, 1, "SCALAR", true);
-                const int output = newAccessor(fallback, ch.values, width, type, false);
-                samplers.push_back(Json{{"input", input},
-                                        {"interpolation", interpolationName(ch.interpolation)},
-                                        {"output", output}});
-                const int node = asset_.rig.gltfIndex[ch.node];
-                channels.push_back(Json{{"sampler", samplers.size() - 1},
-                                        {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
+                addChannel(anim, fallback, ch, asset_.rig.gltfIndex[ch.node]);
                 continue;
             }
             Json& channel = channels[ch.gltfChannel];
@@ -789,10 +863,10 @@ std::string fileNameToUri(const std::string& name) {
 }
 
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                                    const RewriteOptions& options) {
+                                    const RewriteOptions& options, const NewRootBone* rootBone) {
     try {
         Rewriter rewriter(asset, options);
-        return rewriter.run(clips);
+        return rewriter.run(clips, rootBone);
     } catch (const std::bad_alloc&) {
         return Error{asset.fileName + ": out of memory"};
     } catch (const std::exception& e) {  // nlohmann: a document the loader accepted but we cannot edit

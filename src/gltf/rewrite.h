@@ -7,6 +7,7 @@
 
 #include "gltf/asset.h"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -18,6 +19,20 @@ namespace rootbake {
 struct ClipRewrite {
     int animation = 0;  // index in the input's animations[]
     std::vector<InPlaceChannel> channels;
+    // New channels on the root bone (NewRootBone); their gltfChannel and node are not used.
+    std::vector<InPlaceChannel> rootBoneChannels;
+};
+
+// A node inserted as the parent of `child` (the analysed root) and child of its former parent
+// (bake --root-bone); a child that was a scene root leaves its place in the scenes to it. The
+// child's rest (translation or matrix) moves by -translation, so nothing else moves at rest.
+// It joins every skin whose joints hold `child`, with inverseBind; a skin whose skeleton was
+// `child` gets it as its skeleton.
+struct NewRootBone {
+    std::string name;
+    int child = -1;                       // glTF index
+    glm::dvec3 translation{0.0};          // its rest translation, in the child's former parent's space
+    std::array<float, 16> inverseBind{};  // column-major: the inverse of its rest scene matrix
 };
 
 enum class Container : std::uint8_t { Glb, Gltf };
@@ -48,11 +63,12 @@ struct RewrittenAsset {
     std::uint64_t bytesDropped = 0;   // dead key data cut out of the buffers, bytes
 };
 
-// Applies the rewrites (at most one per animation, in any order) and frames the
-// result. Fails only on what cannot be written: an image or buffer file that
-// cannot be read for embedding, a GLB whose buffers[0] has no bytes.
+// Applies the rewrites (at most one per animation, in any order), inserts the root bone when one
+// is given, and frames the result. Fails only on what cannot be written: an image or buffer file
+// that cannot be read for embedding, a GLB whose buffers[0] has no bytes, a skin of the root
+// bone's child whose inverse bind matrices cannot be read to append one.
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                                    const RewriteOptions& options);
+                                    const RewriteOptions& options, const NewRootBone* rootBone = nullptr);
 
 // A file name as a relative URI: RFC 3986 unreserved characters and '/' kept,
 // everything else percent-encoded ("my walk.bin" -> "my%20walk.bin").

@@ -581,6 +581,17 @@ void appendFigures(std::string& out, const ClipReport& c) {
     std::string contacts;
     for (const std::string& label : c.contacts) contacts += (contacts.empty() ? "" : ", ") + escapeHtml(label);
     row(out, "Contacts", contacts.empty() ? "none" : contacts);
+    if (a.source == Source::FootContact) {
+        // How well the feet bear the deduced travel out (docs/analysis.md, "Contacts").
+        const ContactEvidence& e = a.evidence;
+        std::string stance;
+        for (size_t i = 0; i < c.contacts.size() && i < e.stanceShare.size(); ++i)
+            stance += (i ? ", " : "") + escapeHtml(c.contacts[i]) + " " + percent(e.stanceShare[i], 1.0);
+        row(out, "Contact evidence",
+            "in stance: " + stance + "; flight (interpolated) " + percent(e.flightShare, 1.0) +
+                "; stance speeds differ by " + percent(e.speedSpread, 1.0) + "; " + std::to_string(e.touchDowns) +
+                " touch-downs; " + length(e.stridePerCycle) + " per cycle");
+    }
     row(out, "Duration", formatNumber(a.duration) + " s (" + formatNumber(a.from) + " to " + formatNumber(a.to) + " s)");
     row(out, "Character height", length(a.characterHeight));
     row(out, "Stride", length(a.strideLength), "key");

@@ -1,5 +1,6 @@
 #include "write/bake.h"
 
+#include "write/rootbone.h"
 #include "write/sha256.h"
 
 #include <algorithm>
@@ -64,10 +65,29 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
         const Clip& clip = asset.clips[i];
         auto baked = bakeClip(asset.rig, clip, settings.clipAnalysis.empty() ? settings.analysis : settings.clipAnalysis[i]);
         if (!baked) return Error{asset.fileName + ": " + baked.error().message};
-        if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels});
+        if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels, {}});
         out.clips.push_back(std::move(*baked));
     }
-    auto rewritten = rewriteAsset(asset, rewrites, settings.rewrite);
+    nlohmann::ordered_json rootBone;  // null without one
+    const NewRootBone* newRootBone = nullptr;
+    RootBonePlan plan;
+    if (!settings.rootBone.empty()) {
+        if (settings.rewrite.keepSource)
+            return Error{asset.fileName + ": a root bone and the source clips kept beside the in-place ones "
+                                          "cannot go together: the source clips would move the root under it"};
+        auto planned = planRootBone(asset, out.clips, settings.rootBone);
+        if (!planned) return planned.error();
+        plan = std::move(*planned);
+        rootBone = {{"name", settings.rootBone}, {"index", plan.node}};
+        rewrites = std::move(plan.rewrites);
+        if (plan.present) {  // its motion is on it already: write the asset as it is
+            rewrites.clear();
+            for (BakedClip& clip : out.clips) clip.channels.clear();
+        } else {
+            newRootBone = &plan.bone;
+        }
+    }
+    auto rewritten = rewriteAsset(asset, rewrites, settings.rewrite, newRootBone);
     if (!rewritten) return rewritten.error();
     out.asset = std::move(*rewritten);
 
@@ -83,6 +103,7 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
     header.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
     header.output = settings.outputName;
     header.upAxis = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
+    header.rootBone = std::move(rootBone);
     out.sidecar = sidecarToJson(header, std::move(clips));
     return out;
 }

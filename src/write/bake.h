@@ -33,6 +33,7 @@ struct BakeSettings {
     std::string inputSha256;             // hex of the input file's bytes; empty: computed from inputBytes
     std::string inputName;               // file names only, for the sidecar
     std::string outputName;
+    std::string rootBone;  // bake --root-bone: the name of the root bone to insert (write/rootbone.h); empty: none
     // Analysis work of all clips together: node positions, (samples + 1) x nodes per clip
     // as analyzeClip samples them. A real asset stays far below (a thousand 10 s clips of a
     // 100-node rig at 60 per second are 2^26); a file of 10,000 clips each just under

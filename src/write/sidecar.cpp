@@ -64,12 +64,21 @@ Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int
     out["track"] = std::move(track);
 
     out["contacts"] = Json::array();
-    for (const ContactPlanting& c : a.planting) {
+    const ContactEvidence& e = a.evidence;
+    for (size_t i = 0; i < a.planting.size(); ++i) {
+        const ContactPlanting& c = a.planting[i];
         Json planted = Json::array();
         for (const PlantedInterval& p : c.planted)
             planted.push_back(Json::array({unsignedZero(p.start), unsignedZero(p.end)}));
-        out["contacts"].push_back(Json{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}});
+        Json contact{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}};
+        if (i < e.stanceShare.size()) contact["stanceShare"] = unsignedZero(e.stanceShare[i]);
+        out["contacts"].push_back(std::move(contact));
     }
+    if (a.source == Source::FootContact)
+        out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
+                                      {"speedSpread", unsignedZero(e.speedSpread)},
+                                      {"touchDowns", e.touchDowns},
+                                      {"stridePerCycle", unsignedZero(e.stridePerCycle)}};
     out["loop"] = Json{{"positionError", unsignedZero(loop.position)},
                        {"positionErrorFraction", unsignedZero(loop.positionFraction)},
                        {"rotationErrorDegrees", unsignedZero(loop.rotationDegrees)},
@@ -86,6 +95,7 @@ Json sidecarToJson(const SidecarHeader& h, Json clips) {
     out["input"] = h.input;
     out["inputSha256"] = h.inputSha256;
     out["output"] = h.output;
+    if (!h.rootBone.is_null()) out["rootBone"] = h.rootBone;
     out["upAxis"] = vec3(h.upAxis);
     out["units"] = "metres (glTF scene units)";
     out["clips"] = std::move(clips);

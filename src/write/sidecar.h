@@ -34,6 +34,7 @@ struct SidecarHeader {
     std::string input;        // file name only
     std::string inputSha256;  // hex of the input file's bytes
     std::string output;       // file name only
+    nlohmann::ordered_json rootBone;  // the node bake --root-bone inserted, {"name", "index"}; null: none
     glm::dvec3 upAxis{0.0, 1.0, 0.0};
 };
 

@@ -1,80 +1,176 @@
-// parseSidecar: the sidecar's JSON to plain data, every rule checked once.
-#include "sidecar/read.h"
+// rootbake/sidecar_loader.h: reads rootbake's JSON sidecar (docs/sidecar.md) into plain data and
+// the runtime's Tracks, so an engine need not flatten [[x, y, z], ...] itself. Optional beside
+// runtime.h: header-only, C++17 or later, and it needs nlohmann-json (3.10 or later).
+//
+// Per clip: its name, animation index, duration, up axis and the motion track, in owned storage a
+// runtime::Track points into. Everything the runtime relies on is validated here, once; an error
+// names the file and the JSON path: "walk.rootmotion.json: clips[2].track.translation[5]: expected
+// 3 numbers".
+//
+// Usage:
+//   rootbake::Result<rootbake::Sidecar> sidecar = rootbake::loadSidecarFile("walk.rootmotion.json");
+//   if (!sidecar) return fail(sidecar.error().message);
+//   const rootbake::SidecarClip& walk = sidecar->clips[0];  // keep it alive while the track plays
+//   rootbake::runtime::Track track = walk.track();          // empty for a clip of duration 0
+#pragma once
+
+#include "rootbake/result.h"
+#include "rootbake/runtime.h"
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace rootbake {
 
-namespace {
+// A node of the output file: {"name", "index"} in the sidecar.
+struct SidecarNode {
+    std::string name;  // may be empty
+    int index = -1;    // glTF index in the output's nodes[]
+};
+
+struct SidecarContact {
+    SidecarNode node;
+    std::vector<std::array<double, 2>> planted;  // s, [start, end] from the clip start
+};
+
+struct SidecarClip {
+    std::string name;
+    int animation = 0;                                   // index in the output file's animations[]
+    std::string source;                                  // "root", "footContact" or "none"
+    bool hasRootNode = false, hasCharacterNode = false;  // false: null in the sidecar
+    SidecarNode rootNode, characterNode;                 // characterNode absent: the glTF scene space
+    std::vector<SidecarNode> contactNodes;
+    double from = 0, to = 0;     // s, the range analysed
+    double duration = 0;         // s, the loop length; 0 for a clip of one pose (then the track is empty)
+    double characterHeight = 0;  // scene units
+    std::array<double, 3> upAxis{0, 1, 0};           // the document's, unit, character space
+    std::array<double, 3> travelDirection{0, 0, 1};  // unit, character space
+    std::array<double, 3> stride{0, 0, 0};           // per cycle, character space
+    double strideLength = 0;                         // along travelDirection, per cycle
+    double turn = 0;                                 // rad per cycle about upAxis
+    bool extractsRotation = false;
+    double averageSpeed = 0;          // units/s
+    double averageAngularSpeed = 0;   // rad/s
+    double sampleRate = 0;            // track samples per second of clip time
+    std::vector<double> times;        // s, strictly increasing, first 0, last = duration
+    std::vector<double> translation;  // x, y, z per key, flat
+    std::vector<double> yaw;          // rad per key; empty when the sidecar gives none
+    std::vector<SidecarContact> contacts;
+
+    // Spans into this clip's vectors: valid while the clip lives and its vectors are
+    // not reassigned (moving the clip keeps them). Passes runtime::validateTrack
+    // unless duration is 0.
+    runtime::Track track() const {
+        runtime::Track t;
+        t.times = times;
+        t.translation = translation;
+        t.yaw = yaw;
+        t.upAxis = {upAxis[0], upAxis[1], upAxis[2]};
+        t.duration = duration;
+        return t;
+    }
+};
+
+struct Sidecar {
+    std::string schema, generator, input, inputSha256, output, units;
+    bool hasRootBone = false;  // bake --root-bone inserted rootBone, which carries the motion
+    SidecarNode rootBone;
+    std::array<double, 3> upAxis{0, 1, 0};  // normalized
+    std::vector<SidecarClip> clips;         // the input's animation order
+};
+
+// Parses and validates a sidecar document. fileName is only for messages.
+// Fields rootbake writes and this returns are required; unknown fields are
+// ignored (a later minor version may add some). The schema must be
+// "rootbake.sidecar/1".
+inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName);
+
+// Reads and parses a sidecar file; the error names the file.
+inline Result<Sidecar> loadSidecarFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error{path + ": cannot open"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return Error{path + ": cannot read"};
+    return parseSidecar(text.str(), path);
+}
+
+namespace sidecar_detail {
 
 using Json = nlohmann::json;
 
-constexpr const char* kSchema = "rootbake.sidecar/1";
-constexpr int kMaxDepth = 32;                // nesting the format needs: 5
-constexpr double kDurationTolerance = 1e-6;  // s, last track time against the clip's duration
+inline constexpr const char* kSchema = "rootbake.sidecar/1";
+inline constexpr int kMaxDepth = 32;                // nesting the format needs: 5
+inline constexpr double kDurationTolerance = 1e-6;  // s, last track time against the clip's duration
 
 // Thrown by the checks below, caught by parseSidecar: the first rule a document breaks.
 struct Invalid {
     std::string message;  // "path: what is wrong"
 };
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) {
+[[noreturn]] inline void fail(const std::string& path, const std::string& what) {
     throw Invalid{(path.empty() ? std::string("document") : path) + ": " + what};
 }
 
-std::string at(const std::string& path, const char* key) {
+inline std::string at(const std::string& path, const char* key) {
     return path.empty() ? key : path + "." + key;
 }
-std::string item(const std::string& path, std::size_t i) {
+inline std::string item(const std::string& path, std::size_t i) {
     return path + "[" + std::to_string(i) + "]";
 }
 
-const Json& member(const Json& object, const std::string& path, const char* key) {
+inline const Json& member(const Json& object, const std::string& path, const char* key) {
     if (!object.is_object()) fail(path, "expected an object");
     const auto found = object.find(key);
     if (found == object.end()) fail(path, std::string("missing \"") + key + "\"");
     return *found;
 }
 
-const Json& array(const Json& value, const std::string& path) {
+inline const Json& array(const Json& value, const std::string& path) {
     if (!value.is_array()) fail(path, "expected an array");
     return value;
 }
 
-double number(const Json& value, const std::string& path) {
+inline double number(const Json& value, const std::string& path) {
     if (!value.is_number()) fail(path, "expected a number");
     const double v = value.get<double>();
     if (!std::isfinite(v)) fail(path, "expected a finite number");
     return v;
 }
 
-double nonNegative(const Json& value, const std::string& path) {
+inline double nonNegative(const Json& value, const std::string& path) {
     const double v = number(value, path);
     if (v < 0) fail(path, "expected a number >= 0");
     return v;
 }
 
-int index(const Json& value, const std::string& path) {
+inline int index(const Json& value, const std::string& path) {
     if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
         value.get<std::int64_t>() > std::numeric_limits<int>::max())
         fail(path, "expected an index (an integer >= 0)");
     return static_cast<int>(value.get<std::int64_t>());
 }
 
-std::string string(const Json& value, const std::string& path) {
+inline std::string string(const Json& value, const std::string& path) {
     if (!value.is_string()) fail(path, "expected a string");
     return value.get<std::string>();
 }
 
-bool boolean(const Json& value, const std::string& path) {
+inline bool boolean(const Json& value, const std::string& path) {
     if (!value.is_boolean()) fail(path, "expected true or false");
     return value.get<bool>();
 }
 
-std::array<double, 3> vec3(const Json& value, const std::string& path) {
+inline std::array<double, 3> vec3(const Json& value, const std::string& path) {
     if (!value.is_array() || value.size() != 3) fail(path, "expected 3 numbers");
     std::array<double, 3> v{};
     for (std::size_t i = 0; i < 3; ++i) {
@@ -84,20 +180,20 @@ std::array<double, 3> vec3(const Json& value, const std::string& path) {
     return v;
 }
 
-SidecarNode node(const Json& value, const std::string& path) {
+inline SidecarNode node(const Json& value, const std::string& path) {
     if (!value.is_object()) fail(path, "expected a node {\"name\", \"index\"}");
     return {string(member(value, path, "name"), at(path, "name")),
             index(member(value, path, "index"), at(path, "index"))};
 }
 
 // Null, or a node.
-bool optionalNode(const Json& value, const std::string& path, SidecarNode& out) {
+inline bool optionalNode(const Json& value, const std::string& path, SidecarNode& out) {
     if (value.is_null()) return false;
     out = node(value, path);
     return true;
 }
 
-void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
+inline void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
     if (!track.is_object()) fail(path, "expected an object");
     clip.sampleRate = nonNegative(member(track, path, "sampleRate"), at(path, "sampleRate"));
 
@@ -141,7 +237,7 @@ void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
     }
 }
 
-SidecarClip readClip(const Json& object, const std::string& path, const std::array<double, 3>& upAxis) {
+inline SidecarClip readClip(const Json& object, const std::string& path, const std::array<double, 3>& upAxis) {
     if (!object.is_object()) fail(path, "expected an object");
     SidecarClip clip;
     auto field = [&](const char* key) -> const Json& { return member(object, path, key); };
@@ -196,9 +292,10 @@ SidecarClip readClip(const Json& object, const std::string& path, const std::arr
     return clip;
 }
 
-}  // namespace
+}  // namespace sidecar_detail
 
-Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName) {
+inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName) {
+    using namespace sidecar_detail;
     Json document;
     try {
         // The callback bounds nesting before anything deep is built.
@@ -227,6 +324,8 @@ Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName)
         out.inputSha256 = string(member(document, "", "inputSha256"), "inputSha256");
         out.output = string(member(document, "", "output"), "output");
         out.units = string(member(document, "", "units"), "units");
+        if (const auto bone = document.find("rootBone"); bone != document.end())
+            out.hasRootBone = optionalNode(*bone, "rootBone", out.rootBone);
         out.upAxis = vec3(member(document, "", "upAxis"), "upAxis");
         const double upLength = std::hypot(out.upAxis[0], out.upAxis[1], out.upAxis[2]);
         if (!(upLength > 0)) fail("upAxis", "has no direction");

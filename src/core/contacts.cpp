@@ -1,0 +1,474 @@
+// The contact stages: which limb ends carry the body, and the travel their
+// stances give. docs/analysis.md, "Contacts", says why each rule and constant.
+#include "contacts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rootbake::core {
+
+namespace {
+
+constexpr double kContactHeightBand = 0.1;   // x height: a limb end reaches the ground this close to the lowest
+constexpr double kPlantedHeightBand = 0.05;  // x height: a contact is low within this of its own lowest point
+// A limb that carries the body hangs from about the height the other supporting limbs
+// hang from: a quadruped's shoulders and hips, a crawler's too. An arm hangs from a
+// shoulder a torso (half a leg or more) above the hips. Left out: a limb end whose
+// limb top is higher than the lowest top by more than this fraction of a leg.
+constexpr double kLimbTopSpread = 1.0 / 3.0;
+// x height: a leg is at least about half a character's height; the scale of the spread
+// where the lowest limb top says less (feet parented to a root on the ground, as IK rigs do).
+constexpr double kLegFraction = 0.5;
+// A planted foot moves with the ground, whose speed changes smoothly and by less than
+// this fraction over a gait cycle (a walk's by about 10-20%, a run's less); a foot that
+// lifts off or swings leaves the band within a few milliseconds.
+constexpr double kStanceSpeedTolerance = 0.25;
+// s: a foot stays down at least this long in any gait (a sprinter's ground contact is
+// 80-100 ms, a galloping horse's about 100 ms); a swinging hand or foot that only passes
+// through the ground's velocity matches it for a moment.
+constexpr double kMinimumStance = 0.06;
+// The noise of a motion-captured foot's steps within a stance, as a fraction of its speed:
+// a stance's end step slower than its median by more is the foot, not the ground.
+constexpr double kStanceEdgeSlowdown = 0.05;
+// x height per second: slower than this is standing, not travelling (1.7 cm/s for a 1.7 m
+// character); the scale of the stance tolerance when the ground barely moves.
+constexpr double kStandingSpeed = 0.01;
+constexpr int kModePoints = 2048;   // velocities the ground-speed cluster is searched among (bounded work)
+constexpr int kMeanShiftSteps = 4;  // refinements of the cluster's centre
+
+// Joints (nodes without a mesh) under base with no joint below them.
+std::vector<int> leafJoints(const Rig& rig, int base) {
+    const std::vector<std::uint8_t> below = descendantsOf(rig, base);
+    std::vector<std::uint8_t> hasJointChild(rig.size(), 0);
+    for (int n = 0; n < rig.size(); ++n)
+        if (rig.parent[n] >= 0 && !rig.hasMesh[n]) hasJointChild[rig.parent[n]] = 1;
+    std::vector<int> leaves;
+    for (int n = 0; n < rig.size(); ++n)
+        if (below[n] && !rig.hasMesh[n] && !hasJointChild[n]) leaves.push_back(n);
+    return leaves;
+}
+
+double heightAt(const Frames& frames, int i, int node, const glm::dvec3& up) { return glm::dot(frames.at(i, node), up); }
+
+int lowestSample(const Frames& frames, int node, const glm::dvec3& up) {
+    int best = 0;
+    for (int i = 1; i < frames.count; ++i)
+        if (heightAt(frames, i, node, up) < heightAt(frames, best, node, up)) best = i;
+    return best;
+}
+
+// Every node's height along up in the rig's rest pose, in the character's space.
+std::vector<double> restHeights(const Rig& rig, int character, const glm::dvec3& up) {
+    std::vector<glm::dmat4> scene(rig.size());
+    for (int n = 0; n < rig.size(); ++n) {
+        const glm::dmat4 m = toMatrix(rig.rest[n]);
+        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
+    }
+    const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
+    std::vector<double> height(rig.size());
+    for (int n = 0; n < rig.size(); ++n) height[n] = glm::dot(glm::dvec3(toCharacter * scene[n][3]), up);
+    return height;
+}
+
+std::string list(const Rig& rig, const std::vector<int>& nodes) {
+    std::string s;
+    for (int n : nodes) s += (s.empty() ? "" : ", ") + nodeLabel(rig, n);
+    return s;
+}
+
+}  // namespace
+
+ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up, double height) {
+    ContactSet set;
+    for (int n : leafJoints(rig, base)) {
+        set.nodes.push_back(n);
+        set.lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
+    }
+    if (set.nodes.empty()) return set;
+    const double ground = *std::min_element(set.lowest.begin(), set.lowest.end());
+    ContactSet kept;
+    for (size_t c = 0; c < set.nodes.size(); ++c)
+        if (set.lowest[c] <= ground + kContactHeightBand * height) {
+            kept.nodes.push_back(set.nodes[c]);
+            kept.lowest.push_back(set.lowest[c]);
+        }
+    kept.reason = "contacts (lowest leaves): " + list(rig, kept.nodes);
+    return kept;
+}
+
+ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
+                        const glm::dvec3& up, double height) {
+    ContactSet set;
+    std::vector<int> still, arms;
+    struct Leaf {
+        int node;
+        double lowest;  // over the clip
+        double top;     // at rest: the highest point of its chain from base
+        double rest;    // at rest: its own height
+    };
+    std::vector<Leaf> leaves;
+    std::vector<std::uint8_t> animated(rig.size(), 0);
+    for (const Channel& c : clip.channels) animated[c.node] = 1;
+    const std::vector<double> restHeight = restHeights(rig, character, up);
+    for (int n : leafJoints(rig, base)) {
+        if (n == base) continue;
+        // A limb the clip does not move cannot step: some joint from the leaf up to (not
+        // including) base is animated. A helper parked at the floor under the hips is not.
+        bool articulated = false;
+        for (int p = n; p >= 0 && p != base && !articulated; p = rig.parent[p]) articulated = animated[p];
+        if (!articulated) {
+            still.push_back(n);
+            continue;
+        }
+        double top = restHeight[n];
+        for (int p = rig.parent[n]; p >= 0; p = rig.parent[p]) {
+            top = std::max(top, restHeight[p]);
+            if (p == base) break;
+        }
+        leaves.push_back({n, heightAt(frames, lowestSample(frames, n, up), n, up), top, restHeight[n]});
+    }
+    std::string reason;
+    if (!still.empty()) reason += "; left out, not moved by the clip: " + list(rig, still);
+    if (leaves.empty()) {
+        set.reason = "no limb end is moved by the clip" + reason;
+        return set;
+    }
+    // Limb tops in the rig's rest pose, above its lowest limb end: the lowest top is where
+    // the legs hang from. The rest pose is the rig's own (a T- or A-pose, a quadruped
+    // standing): a crouch, a fall or a sit in the clip does not lower an arm's shoulder.
+    double ground = std::numeric_limits<double>::infinity();
+    for (const Leaf& l : leaves) ground = std::min(ground, l.rest);
+    double lowestTop = std::numeric_limits<double>::infinity();
+    for (const Leaf& l : leaves) lowestTop = std::min(lowestTop, l.top - ground);
+    std::vector<Leaf> legs;
+    for (const Leaf& l : leaves) {
+        if (l.top - ground > lowestTop + kLimbTopSpread * std::max(lowestTop, kLegFraction * height))
+            arms.push_back(l.node);
+        else
+            legs.push_back(l);
+    }
+    // Of the legs' ends, those that reach the ground.
+    double legGround = std::numeric_limits<double>::infinity();
+    for (const Leaf& l : legs) legGround = std::min(legGround, l.lowest);
+    for (const Leaf& l : legs) {
+        if (l.lowest > legGround + kContactHeightBand * height) continue;
+        set.nodes.push_back(l.node);
+        set.lowest.push_back(l.lowest);
+    }
+    if (!arms.empty())
+        reason += "; left out, hanging from higher than the legs: " + list(rig, arms);
+    set.reason = "contacts (limb ends that reach the ground): " + list(rig, set.nodes) + reason;
+    return set;
+}
+
+ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up) {
+    ContactSet set;
+    set.nodes = std::move(nodes);
+    for (int n : set.nodes) set.lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
+    set.reason = "contacts: given";
+    return set;
+}
+
+namespace {
+
+// Each contact's step per interval with the turn so far undone: what it gives up
+// in character space, the character's travel if it is planted.
+std::vector<std::vector<glm::dvec3>> contactSteps(const Frames& frames, const ContactSet& contacts,
+                                                  const std::vector<double>* yaw, const glm::dvec3& up) {
+    const int intervals = frames.count - 1;
+    std::vector<std::vector<glm::dvec3>> steps(contacts.nodes.size(), std::vector<glm::dvec3>(intervals));
+    for (size_t c = 0; c < contacts.nodes.size(); ++c)
+        for (int i = 0; i < intervals; ++i) {
+            const int n = contacts.nodes[c];
+            const glm::dvec3 step = horizontal(frames.at(i, n) - frames.at(i + 1, n), up);
+            steps[c][i] = rotateAboutUp(step, yaw ? -(*yaw)[i + 1] : 0.0, up);
+        }
+    return steps;
+}
+
+std::vector<std::vector<std::uint8_t>> lowIntervals(const Frames& frames, const ContactSet& contacts,
+                                                    const glm::dvec3& up, double height) {
+    const int intervals = frames.count - 1;
+    const double band = kPlantedHeightBand * height;
+    std::vector<std::vector<std::uint8_t>> low(contacts.nodes.size(), std::vector<std::uint8_t>(intervals));
+    for (size_t c = 0; c < contacts.nodes.size(); ++c) {
+        const double ceiling = contacts.lowest[c] + band;
+        for (int i = 0; i < intervals; ++i)
+            low[c][i] = heightAt(frames, i, contacts.nodes[c], up) <= ceiling &&
+                        heightAt(frames, i + 1, contacts.nodes[c], up) <= ceiling;
+    }
+    return low;
+}
+
+// Per contact and interval: its step (contactSteps) and whether it is low (lowIntervals).
+struct ContactMotion {
+    std::vector<std::vector<glm::dvec3>> steps;
+    std::vector<std::vector<std::uint8_t>> low;
+};
+
+ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                           const glm::dvec3& up, double height) {
+    return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
+}
+
+StanceTravel noTravel(int intervals) {
+    StanceTravel out;
+    out.steps.assign(std::max(intervals, 0), glm::dvec3(0.0));
+    return out;
+}
+
+// The densest cluster of steps: each step counts the others within the tolerance of
+// itself; the best is refined to the mean of the steps around it.
+glm::dvec3 groundStepCluster(const std::vector<glm::dvec3>& points, double floor) {
+    if (points.empty()) return glm::dvec3(0.0);
+    std::vector<glm::dvec3> sample;
+    const size_t stride = std::max<size_t>(1, (points.size() + kModePoints - 1) / kModePoints);
+    for (size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
+    auto radius = [&](const glm::dvec3& x) { return kStanceSpeedTolerance * std::max(glm::length(x), floor); };
+    size_t best = 0;
+    int bestCount = -1;
+    for (size_t i = 0; i < sample.size(); ++i) {
+        const double r2 = radius(sample[i]) * radius(sample[i]);
+        int count = 0;
+        for (const glm::dvec3& y : sample) {
+            const glm::dvec3 d = y - sample[i];
+            count += glm::dot(d, d) <= r2;
+        }
+        if (count > bestCount) bestCount = count, best = i;
+    }
+    glm::dvec3 centre = sample[best];
+    for (int step = 0; step < kMeanShiftSteps; ++step) {
+        const double r2 = radius(centre) * radius(centre);
+        glm::dvec3 sum(0.0);
+        int count = 0;
+        for (const glm::dvec3& y : points) {
+            const glm::dvec3 d = y - centre;
+            if (glm::dot(d, d) <= r2) sum += y, ++count;
+        }
+        if (count == 0) break;
+        centre = sum / double(count);
+    }
+    return centre;
+}
+
+// Runs of consecutive set flags, as [first, last] index pairs.
+std::vector<std::pair<int, int>> runsOf(const std::vector<std::uint8_t>& flags) {
+    std::vector<std::pair<int, int>> runs;
+    for (int i = 0; i < int(flags.size()); ++i) {
+        if (!flags[i]) continue;
+        if (!runs.empty() && runs.back().second == i - 1)
+            runs.back().second = i;
+        else
+            runs.push_back({i, i});
+    }
+    return runs;
+}
+
+// The step of a run whose length along the run's mean direction is the median: the
+// stance's own ground speed, which the slower steps at its touch-down and lift-off do
+// not pull down.
+glm::dvec3 medianStep(const std::vector<glm::dvec3>& steps, int first, int last) {
+    glm::dvec3 mean(0.0);
+    for (int i = first; i <= last; ++i) mean += steps[i];
+    const glm::dvec3 direction = glm::length(mean) > 0.0 ? glm::normalize(mean) : glm::dvec3(0.0);
+    std::vector<std::pair<double, int>> along;
+    for (int i = first; i <= last; ++i) along.push_back({glm::dot(steps[i], direction), i});
+    std::nth_element(along.begin(), along.begin() + along.size() / 2, along.end());
+    return steps[along[along.size() / 2].second];
+}
+
+// Fills the unsupported intervals: across each gap the ground step goes linearly from
+// the median step of the supported run before it to that of the one after it, the
+// clip taken as a cycle (a gap at its start continues the run at its end).
+void interpolateGaps(std::vector<glm::dvec3>& steps, const std::vector<std::uint8_t>& supported) {
+    const std::vector<std::pair<int, int>> runs = runsOf(supported);
+    if (runs.empty()) return;
+    const int n = int(steps.size());
+    std::vector<glm::dvec3> across(runs.size());
+    for (size_t r = 0; r < runs.size(); ++r) across[r] = medianStep(steps, runs[r].first, runs[r].second);
+    const size_t last = runs.size() - 1;
+    for (size_t r = 0; r <= runs.size(); ++r) {
+        // The gap after run r - 1 and before run r (r == runs.size(): the gap at the end).
+        const int gapStart = r == 0 ? 0 : runs[r - 1].second + 1;
+        const int gapEnd = r == runs.size() ? n - 1 : runs[r].first - 1;
+        if (gapStart > gapEnd) continue;
+        // The cycle: the gap at the start and the one at the end are one gap.
+        const glm::dvec3 before = r == 0 ? across[last] : across[r - 1];
+        const glm::dvec3 after = r == runs.size() ? across[0] : across[r];
+        int length = gapEnd - gapStart + 1, offset = 0;
+        const int endGap = n - 1 - runs[last].second, startGap = runs[0].first;
+        if (r == 0) length += endGap, offset = endGap;
+        if (r == runs.size()) length += startGap;
+        for (int i = gapStart; i <= gapEnd; ++i) {
+            const double t = double(i - gapStart + offset + 1) / double(length + 1);
+            steps[i] = before + (after - before) * t;
+        }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+using PerContact = std::vector<std::vector<std::uint8_t>>;  // [contact][interval]
+
+bool together(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& direction, const glm::dvec3& ground,
+              double tolerance) {
+    const double slowest = glm::length(ground) - tolerance;
+    return glm::dot(a, direction) >= slowest && glm::dot(b, direction) >= slowest &&
+           glm::length(a - b) <= kStanceSpeedTolerance * std::max(glm::length(a), glm::length(b));
+}
+
+// Where each contact is in stance: low, within the tolerance of the ground step, for at
+// least kMinimumStance, its slow settling and lifting steps left out.
+PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
+                       const glm::dvec3& ground, double tolerance, double dt) {
+    const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
+    PerContact stance(steps.size());
+    for (size_t c = 0; c < steps.size(); ++c) {
+        const int intervals = int(steps[c].size());
+        stance[c].resize(intervals);
+        for (int i = 0; i < intervals; ++i) stance[c][i] = low[c][i] && glm::length(steps[c][i] - ground) <= tolerance;
+        // Double support: two low contacts that move back together, within the tolerance of
+        // each other and no slower than a stance, stand on one ground, whatever its speed
+        // there (a push speeds up and slows down within a step far more than a gait).
+        for (int i = 0; i < intervals; ++i)
+            for (size_t d = 0; d < steps.size() && low[c][i] && !stance[c][i]; ++d)
+                stance[c][i] = d != c && low[d][i] && together(steps[c][i], steps[d][i], direction, ground, tolerance);
+        // Moments are not stances (the clip's ends cut a stance short, so they keep theirs).
+        for (const auto& [first, last] : runsOf(stance[c]))
+            if ((last - first + 1) * dt < kMinimumStance && first > 0 && last < intervals - 1)
+                std::fill(stance[c].begin() + first, stance[c].begin() + last + 1, 0);
+        // A stance's first and last steps that are slower than its median are the foot
+        // settling and lifting, not the ground: the body is at its fastest there (it brakes
+        // after touch-down and pushes before lift-off). Interpolated like a flight.
+        for (auto [first, last] : runsOf(stance[c])) {
+            const double median = glm::dot(medianStep(steps[c], first, last), direction);
+            auto settling = [&](int i) { return glm::dot(steps[c][i], direction) < (1.0 - kStanceEdgeSlowdown) * median; };
+            while (first <= last && settling(first)) stance[c][first++] = 0;
+            while (last >= first && settling(last)) stance[c][last--] = 0;
+        }
+    }
+    return stance;
+}
+
+// Stance shares, speed spread and touch-downs of the contacts; the flight share from
+// `known`, the intervals whose ground step was measured or held.
+ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
+                                const PerContact& stance, const std::vector<std::uint8_t>& known,
+                                const glm::dvec3& ground) {
+    ContactEvidence e;
+    const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
+    const int intervals = int(known.size());
+    double fastest = 0.0, slowest = std::numeric_limits<double>::infinity(), speeds = 0.0;
+    for (size_t c = 0; c < steps.size(); ++c) {
+        double along = 0.0;
+        int stanceIntervals = 0;
+        for (int i = 0; i < intervals; ++i)
+            if (stance[c][i]) along += glm::dot(steps[c][i], direction), ++stanceIntervals;
+        e.stanceShare.push_back(double(stanceIntervals) / intervals);
+        if (stanceIntervals == 0) continue;
+        ++e.steppingContacts;
+        const double speed = along / stanceIntervals;
+        fastest = std::max(fastest, speed);
+        slowest = std::min(slowest, speed);
+        speeds += speed;
+        // A touch-down: a stance in a new spell low (the foot rose out of the band since). A
+        // spell that runs over the clip's end into its start is one, the clip being a cycle.
+        const std::vector<std::pair<int, int>> spells = runsOf(low[c]);
+        std::vector<std::uint8_t> stood(spells.size(), 0);
+        for (size_t r = 0; r < spells.size(); ++r)
+            for (int i = spells[r].first; i <= spells[r].second && !stood[r]; ++i) stood[r] = stance[c][i];
+        e.touchDowns += int(std::count(stood.begin(), stood.end(), 1));
+        if (spells.size() >= 2 && spells.front().first == 0 && spells.back().second == intervals - 1 &&
+            stood.front() && stood.back())
+            --e.touchDowns;
+    }
+    e.flightShare = 1.0 - double(std::count(known.begin(), known.end(), 1)) / intervals;
+    if (e.steppingContacts >= 2 && speeds > 0.0) e.speedSpread = (fastest - slowest) / (speeds / e.steppingContacts);
+    return e;
+}
+
+}  // namespace
+
+StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                                 const glm::dvec3& up, double height, double firstKey) {
+    const int intervals = frames.count - 1;
+    const size_t count = contacts.nodes.size();
+    StanceTravel out = noTravel(intervals);
+    if (count == 0 || intervals <= 0) return out;
+    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+    const auto& steps = motion.steps;
+    const auto& low = motion.low;
+    std::vector<glm::dvec3> lowSteps;
+    for (size_t c = 0; c < count; ++c)
+        for (int i = 0; i < intervals; ++i)
+            if (low[c][i]) lowSteps.push_back(steps[c][i]);
+    const double dt = (frames.to - frames.from) / intervals;
+    const double floor = kStandingSpeed * height * dt;
+    const glm::dvec3 ground = groundStepCluster(lowSteps, floor);
+    const double tolerance = kStanceSpeedTolerance * std::max(glm::length(ground), floor);
+    const PerContact stance = markStances(steps, low, ground, tolerance, dt);
+
+    // Each interval's ground step: the stance contact's closest to the ground's; before
+    // the clip's first key it holds its first pose and the character stands; the rest
+    // (flights) interpolated.
+    std::vector<std::uint8_t> known(intervals, 0);
+    for (int i = 0; i < intervals; ++i) {
+        double best = std::numeric_limits<double>::infinity();
+        for (size_t c = 0; c < count; ++c) {
+            if (!stance[c][i]) continue;
+            const double off = glm::length(steps[c][i] - ground);
+            if (off < best) best = off, out.steps[i] = steps[c][i], known[i] = 1;
+        }
+        if (!known[i] && frames.time(i + 1) <= firstKey) known[i] = 1;  // out.steps[i] stays 0
+    }
+    interpolateGaps(out.steps, known);
+    out.evidence = describeStances(steps, low, stance, known, ground);
+    return out;
+}
+
+StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                                 const glm::dvec3& up, double height) {
+    const int intervals = frames.count - 1;
+    const size_t count = contacts.nodes.size();
+    StanceTravel out = noTravel(intervals);
+    if (count == 0 || intervals <= 0) return out;
+    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+    const auto& steps = motion.steps;
+    const auto& low = motion.low;
+    // A first pass averages the slowest planted contact's step; the second follows the
+    // planted contact closest to the step before, and a flight carries the last step.
+    std::vector<std::uint8_t> supported(intervals, 0);
+    auto walk = [&](bool tracking, glm::dvec3 previous) {
+        for (int i = 0; i < intervals; ++i) {
+            double best = std::numeric_limits<double>::infinity();
+            int chosen = -1;
+            for (size_t c = 0; c < count; ++c) {
+                if (!low[c][i]) continue;
+                const glm::dvec3 d = tracking ? steps[c][i] - previous : steps[c][i];
+                if (glm::dot(d, d) < best) best = glm::dot(d, d), chosen = int(c);
+            }
+            supported[i] = chosen >= 0;
+            out.steps[i] = chosen >= 0 ? steps[chosen][i] : previous;
+            if (tracking) previous = out.steps[i];
+        }
+    };
+    walk(false, glm::dvec3(0.0));
+    glm::dvec3 reference(0.0);
+    int supportedCount = 0;
+    for (int i = 0; i < intervals; ++i)
+        if (supported[i]) reference += out.steps[i], ++supportedCount;
+    if (supportedCount > 0) reference /= supportedCount;
+    walk(true, reference);
+    ContactEvidence& e = out.evidence;
+    for (size_t c = 0; c < count; ++c) {
+        e.stanceShare.push_back(double(std::count(low[c].begin(), low[c].end(), 1)) / intervals);
+        e.steppingContacts += e.stanceShare.back() > 0.0;
+    }
+    e.flightShare = 1.0 - double(std::count(supported.begin(), supported.end(), 1)) / intervals;
+    return out;
+}
+
+}  // namespace rootbake::core

@@ -1,0 +1,57 @@
+// Internal to the core: the two contact stages of the analysis. findContacts
+// chooses the limb ends that carry the body; measureStanceTravel deduces the
+// character's travel from their stances. docs/analysis.md, "Contacts", gives the
+// model and every constant's physical meaning.
+#pragma once
+
+#include "frames.h"
+
+#include <string>
+#include <vector>
+
+namespace rootbake::core {
+
+struct ContactSet {
+    std::vector<int> nodes;      // rig indices
+    std::vector<double> lowest;  // per node: its lowest height over the clip, along up
+    std::string reason;          // what was kept and what was left out, and why
+};
+
+// Babylon.js's rule: the leaves under base whose lowest point comes within 0.1 H of
+// the lowest leaf's.
+ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up, double height);
+
+// The ends of the limbs that carry the body: leaves under base that the clip moves,
+// that hang from about the height the lowest-hanging limbs hang from (an arm hangs from a
+// shoulder a torso higher than the legs' hips), in the rig's rest pose, and that reach
+// the ground in the clip.
+ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
+                        const glm::dvec3& up, double height);
+
+// Nodes given by the caller: their lowest points, nothing left out.
+ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up);
+
+struct StanceTravel {
+    // Per interval i (between samples i and i + 1): the ground step with the turn so far
+    // undone, in character space.
+    std::vector<glm::dvec3> steps;
+    ContactEvidence evidence;
+};
+
+// Stance from motion: a planted contact is low and gives up ground at the
+// character's speed, so in character space it moves steadily backwards, while a
+// swinging one moves forwards. The ground velocity is the densest cluster of the
+// low contacts' velocities; a contact is in stance where it moves within
+// kStanceSpeedTolerance of it; across a flight (no contact in stance) the ground
+// speed is interpolated between the stances around it; before firstKey (s) the clip
+// holds its first pose and the character stands. yaw may be null.
+StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                                 const glm::dvec3& up, double height, double firstKey);
+
+// Babylon.js's rule: planted while within 0.05 H of its lowest point; each interval
+// takes the planted contact whose step is closest to the one before; a flight
+// carries the last step.
+StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                                 const glm::dvec3& up, double height);
+
+}  // namespace rootbake::core

@@ -1,0 +1,235 @@
+// The contact model (docs/analysis.md, "Contacts"): which limb ends carry the body,
+// on the biped with the joints that fool Babylon's lowest-leaf rule added, on every
+// corpus rig (the list below was checked by hand against each rig), and the deduced
+// travel against the real in-place truth of ../shared/truth.
+#include "biped.h"
+#include "gltf/asset.h"
+#include "support.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace rootbake;
+
+namespace {
+
+Asset loadBiped(samples::Biped& biped) {
+    biped = samples::makeBiped();
+    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    REQUIRE(asset.ok());
+    return std::move(*asset);
+}
+
+const Clip& clipNamed(const Asset& asset, const std::string& name) {
+    for (const Clip& c : asset.clips)
+        if (c.name == name) return c;
+    FAIL("no clip " << name);
+    return asset.clips.front();
+}
+
+int nodeNamed(const Rig& rig, const std::string& name) {
+    for (int n = 0; n < rig.size(); ++n)
+        if (rig.name[n] == name) return n;
+    FAIL("no node " << name);
+    return -1;
+}
+
+// A joint the clips never move, under parent, at `translation` from it at rest.
+void addStillJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 translation) {
+    rig.parent.push_back(parent);
+    Transform rest;
+    rest.translation = translation;
+    rig.rest.push_back(rest);
+    rig.name.push_back(name);
+    rig.gltfIndex.push_back(static_cast<int>(rig.rigIndexOfGltf.size()));
+    rig.rigIndexOfGltf.push_back(rig.size() - 1);
+    rig.hasMesh.push_back(0);
+}
+
+std::set<std::string> contactNames(const Rig& rig, const ClipAnalysis& a) {
+    std::set<std::string> names;
+    for (int n : a.contacts) names.insert(rig.name[n]);
+    return names;
+}
+
+double error(double measured, double truth) { return (measured - truth) / truth; }
+
+}  // namespace
+
+TEST_CASE("contacts: a helper joint parked at the floor under the hips is no foot") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    // Mixamo's facial rig parks such a joint under the Hips at ground level
+    // (mixamo-7frank-gameserver): Babylon's rule takes it for the lowest leaf.
+    addStillJoint(asset.rig, nodeNamed(asset.rig, "Hips"), "FacialHelper", {0.0, -1.03, 0.0});
+    const Clip& walk = clipNamed(asset, "walk_inplace");
+    const double truth = biped.truth[walk.gltfIndex].strideLength;
+
+    auto stance = analyzeClip(asset.rig, walk, Options{});
+    REQUIRE(stance.ok());
+    CHECK(stance->source == Source::FootContact);
+    CHECK(contactNames(asset.rig, *stance) == std::set<std::string>{"LeftToe", "RightToe"});
+    CHECK(std::abs(error(stance->strideLength, truth)) <= 0.005);
+    CHECK(stance->reason.find("not moved by the clip: FacialHelper") != std::string::npos);
+
+    Options babylon;
+    babylon.contactRule = ContactRule::Babylon;
+    auto lowest = analyzeClip(asset.rig, walk, babylon);
+    REQUIRE(lowest.ok());
+    CHECK(lowest->source == Source::None);  // the still helper is always the closest step: no travel
+}
+
+TEST_CASE("contacts: fingers that reach the floor hang from the shoulders, a torso above the legs") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    // The index fingers stretched to the floor at rest (a gorilla's reach): as low as the toes.
+    for (const char* finger : {"LeftIndex", "RightIndex"}) {
+        Transform& rest = asset.rig.rest[nodeNamed(asset.rig, finger)];
+        rest.translation.y = -(1.03 + 0.10 + 0.17 + 0.14 - 0.28 - 0.25);  // hand height above the floor
+    }
+    const Clip& walk = clipNamed(asset, "walk_inplace");
+    auto a = analyzeClip(asset.rig, walk, Options{});
+    REQUIRE(a.ok());
+    CHECK(contactNames(asset.rig, *a) == std::set<std::string>{"LeftToe", "RightToe"});
+    CHECK(std::abs(error(a->strideLength, biped.truth[walk.gltfIndex].strideLength)) <= 0.005);
+    const std::string reason = a->reason.substr(a->reason.find("hanging from higher than the legs:"));
+    CHECK(reason.find("LeftIndex") != std::string::npos);
+    CHECK(reason.find("RightIndex") != std::string::npos);
+
+    Options babylon;
+    babylon.contactRule = ContactRule::Babylon;
+    auto lowest = analyzeClip(asset.rig, walk, babylon);
+    REQUIRE(lowest.ok());
+    CHECK(contactNames(asset.rig, *lowest).count("LeftIndex") == 1);
+}
+
+TEST_CASE("contacts: a clip that moves no limb has no gait: source none with the reason") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    Clip bob = clipNamed(asset, "walk_inplace");
+    const int hips = nodeNamed(asset.rig, "Hips");
+    std::erase_if(bob.channels, [&](const Channel& c) { return c.node != hips; });
+    auto a = analyzeClip(asset.rig, bob, Options{});
+    REQUIRE(a.ok());
+    CHECK(a->source == Source::None);
+    CHECK(a->contacts.empty());
+    CHECK(a->reason.find("no limb end is moved by the clip") != std::string::npos);
+}
+
+TEST_CASE("contacts: a deduced travel reports its evidence") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    for (const char* name : {"walk_inplace", "run_inplace"}) {
+        CAPTURE(name);
+        auto a = analyzeClip(asset.rig, clipNamed(asset, name), Options{});
+        REQUIRE(a.ok());
+        REQUIRE(a->source == Source::FootContact);
+        const ContactEvidence& e = a->evidence;
+        REQUIRE(e.stanceShare.size() == a->contacts.size());
+        // Both feet step, at one ground speed (the biped's is exact), once per cycle each.
+        CHECK(e.steppingContacts == 2);
+        CHECK(e.speedSpread < 0.01);
+        CHECK(e.touchDowns >= 2);
+        CHECK(e.stridePerCycle > 0.0);
+        CHECK(a->warnings.empty());
+        if (std::string(name) == "walk_inplace") {
+            CHECK(e.flightShare < 0.05);  // a walk always has a foot down
+        } else {
+            CHECK(e.flightShare > 0.1);  // the run's flights
+            for (double share : e.stanceShare) CHECK(share < 0.5);
+        }
+    }
+}
+
+// Every corpus rig's contact nodes over all its clips, as findContacts chooses them (the
+// clips' own roots). Checked by hand: each is the end of a leg (toe, ball, foot, a
+// quadruped's four paws, an IK foot control); no hand, finger, head or helper.
+TEST_CASE("contacts: on every corpus rig the contacts are limb ends that carry the body") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    const std::map<std::string, std::set<std::string>> expected = {
+        {"gdquest-mannequiny/mannequiny-0.3.0.glb", {"ball.l", "ball.r"}},
+        {"godot-demo-platformer-player/player.glb", {"l-LEGCONTROL", "r-LEGCONTROL"}},
+        {"khronos-cesiumman/glTF-Draco/CesiumMan.gltf", {"nodes[6]", "nodes[10]"}},  // the two ankles' children
+        {"khronos-fox/Fox.glb", {"b_LeftFoot02_018", "b_RightFoot02_022", "b_LeftHand_011", "b_RightHand_08"}},
+        {"mixamo-7frank-gameserver/Crouched Walking.glb", {"LeftToeBase", "RightToeBase"}},
+        {"mixamo-7frank-gameserver/Walking.glb", {"LeftToeBase", "RightToeBase"}},
+        {"mixamo-7frank-gameserver/Walking_.glb", {"LeftToeBase", "RightToeBase"}},
+        {"mixamo-mixed-jsa4000/master-character.glb", {"LeftToe_End", "RightToe_End"}},
+        {"mixamo-zup-boyquotes/Slow_Run.glb", {"mixamorig:LeftToe_End", "mixamorig:RightToe_End"}},
+        {"raylib-greenman/greenman.glb", {"leg_L", "leg_R"}},
+        {"raylib-robot/robot.glb", {"Foot.L", "Foot.R"}},
+        {"threejs-robotexpressive/RobotExpressive.glb", {"LowerLeg.L_end", "LowerLeg.R_end"}},
+        {"threejs-soldier/Soldier.glb", {"mixamorig:LeftToe_End", "mixamorig:RightToe_End"}},
+        {"threejs-xbot/Xbot.glb", {"mixamorig:LeftToe_End", "mixamorig:RightToe_End"}},
+    };
+    int rigs = 0;
+    for (const auto& [file, names] : expected) {
+        CAPTURE(file);
+        auto asset = loadAsset(shared / "corpus" / file);
+        REQUIRE(asset.ok());
+        std::set<std::string> found;
+        for (const Clip& clip : asset->clips) {
+            Options options;
+            options.forceSource = Source::FootContact;  // every clip's contacts, whatever its source
+            auto a = analyzeClip(asset->rig, clip, options);
+            if (!a) continue;  // a clip with no root or no contacts at all cannot be forced
+            for (int n : a->contacts) found.insert(nodeLabel(asset->rig, n));
+        }
+        CHECK(found == names);
+        ++rigs;
+    }
+    CHECK(rigs == int(expected.size()));
+}
+
+// ../shared/truth: real walks and runs made in place, their real travel as the truth.
+// The issue's bar: every clip found; within 5% of its truth, or within its own foot slip
+// (what even the stillest planted foot misses) plus a point. The push with its hips
+// locked misses it (docs/analysis.md, "Known limits"): listed, and checked to still miss,
+// so that a fix has to take it off the list.
+TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its own foot slip") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    const std::filesystem::path cases = shared / "truth" / "cases";
+    if (!std::filesystem::exists(cases / "truth.json")) {
+        MESSAGE("skipped: no ../shared/truth/cases/truth.json");
+        return;
+    }
+    std::ifstream in(cases / "truth.json");
+    const nlohmann::json truth = nlohmann::json::parse(in);
+    const std::set<std::string> misses = {"generic-pushing-01-loop locked"};
+    std::vector<double> errors;
+    int missed = 0;
+    for (const nlohmann::json& entry : truth["clips"]) {
+        if (entry.contains("duplicateOf")) continue;
+        const std::string name = entry["clip"].get<std::string>() + " " + entry["variant"].get<std::string>();
+        CAPTURE(name);
+        auto asset = loadAsset(cases / entry["case"].get<std::string>());
+        REQUIRE(asset.ok());
+        const int index = entry["animation"].get<int>();
+        auto a = analyzeClip(asset->rig, asset->clips.at(index), Options{});
+        REQUIRE(a.ok());
+        CHECK(a->source == Source::FootContact);
+        const double e = std::abs(error(a->strideLength, entry["truthStride"].get<double>()));
+        const double slip = std::abs(entry["original"]["slipShare"].get<double>());
+        const bool within = e <= 0.05 || e <= slip + 0.01;
+        MESSAGE(name << ": " << 100.0 * e << "% (slip " << 100.0 * slip << "%)");
+        errors.push_back(e);
+        if (misses.count(name)) {
+            CHECK_FALSE(within);
+            ++missed;
+        } else {
+            CHECK(within);
+        }
+    }
+    CHECK(missed == int(misses.size()));
+    std::sort(errors.begin(), errors.end());
+    REQUIRE(!errors.empty());
+    const size_t middle = errors.size() / 2;
+    const double median = errors.size() % 2 ? errors[middle] : (errors[middle - 1] + errors[middle]) / 2.0;
+    MESSAGE("median |error| " << 100.0 * median << "% over " << errors.size() << " clips");
+}

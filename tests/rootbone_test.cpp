@@ -1,0 +1,384 @@
+// bake --root-bone: the root bone carries the motion, the hips their in-place keys, and the world
+// pose of every node is the source's. Truth is the source asset's own poses (sampled by the pose
+// evaluator from the source file) and the biped's closed-form rig; never the bake's own numbers.
+#include "gltf/asset.h"
+#include "gltf/internal.h"
+#include "support.h"
+#include "write/bake.h"
+
+#include "biped.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace rootbake;
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Asset mustLoadBytes(std::span<const std::uint8_t> bytes, const std::string& name, const fs::path& folder = {}) {
+    auto asset = loadAssetFromMemory(bytes, name, folder);
+    INFO(name << ": " << (asset ? "" : asset.error().message));
+    REQUIRE(asset.ok());
+    return std::move(*asset);
+}
+
+Result<Baked> bakeWithRootBone(const Asset& input, const std::string& name = "root") {
+    BakeSettings settings;
+    settings.rewrite.container = Container::Glb;
+    settings.rootBone = name;
+    settings.inputSha256 = std::string(64, '0');
+    return bakeAsset(input, {}, settings);
+}
+
+// Scene matrices of every node of `asset` playing `clip` at time t.
+std::vector<glm::dmat4> worldPose(const Asset& asset, const Clip& clip, double t) {
+    std::vector<ChannelCursor> cursors(clip.channels.size());
+    std::vector<Transform> local(asset.rig.size());
+    std::vector<glm::dmat4> scene(asset.rig.size());
+    sampleLocalPose(asset.rig, clip, t, cursors, local);
+    localToScene(asset.rig, local, scene);
+    return scene;
+}
+
+// The largest distance, as a fraction of `height`, between where a source node and the same node
+// of the output (same glTF index) put its origin and the points `height` along each of its axes
+// (scaled back to length `height` in the scene), over every node of the source and every time.
+double worstWorldMismatch(const Asset& source, const Clip& sourceClip, const Asset& output, const Clip& outputClip,
+                          const std::vector<double>& times, double height) {
+    double worst = 0.0;
+    for (double t : times) {
+        const std::vector<glm::dmat4> a = worldPose(source, sourceClip, t);
+        const std::vector<glm::dmat4> b = worldPose(output, outputClip, t);
+        for (int n = 0; n < source.rig.size(); ++n) {
+            const glm::dmat4& m = a[n];
+            const glm::dmat4& o = b[output.rig.rigIndexOfGltf[source.rig.gltfIndex[n]]];
+            worst = std::max(worst, glm::length(glm::dvec3(m[3] - o[3])) / height);
+            for (int axis = 0; axis < 3; ++axis) {
+                const double scale = glm::length(glm::dvec3(m[axis]));
+                if (scale == 0.0) continue;
+                const glm::dvec3 d(m[axis] - o[axis]);
+                worst = std::max(worst, glm::length(d) / scale);  // height along the axis, over height
+            }
+        }
+    }
+    return worst;
+}
+
+// Every key time of the clip's channels.
+std::vector<double> keyTimes(const Clip& clip) {
+    std::set<double> times;
+    for (const Channel& c : clip.channels)
+        for (float t : c.times) times.insert(t);
+    return {times.begin(), times.end()};
+}
+
+int findNodeNamed(const Asset& asset, const std::string& name) {
+    for (int n = 0; n < asset.rig.size(); ++n)
+        if (asset.rig.name[n] == name) return n;
+    return -1;
+}
+
+// The biped with its Armature moved, turned 30 degrees about +Y and scaled by 2, and its Hips'
+// rest moved off the axis, so the root bone sits off the origin under a parent that is no identity.
+std::vector<std::uint8_t> movedBiped() {
+    samples::Biped biped = samples::makeBiped();
+    Json doc = Json::parse(biped.json);
+    const double half = 3.14159265358979323846 / 12;  // 15 degrees: half of the turn
+    doc["nodes"][0]["translation"] = {1.0, 0.0, 2.0};
+    doc["nodes"][0]["rotation"] = {0.0, std::sin(half), 0.0, std::cos(half)};
+    doc["nodes"][0]["scale"] = {2.0, 2.0, 2.0};
+    doc["nodes"][1]["translation"] = {0.25, 1.03, -0.125};
+    biped.json = doc.dump();
+    return samples::toGlb(biped);
+}
+
+}  // namespace
+
+TEST_CASE("root bone: inserted between the hips and their parent, at the ground under the hips at rest") {
+    const std::vector<std::uint8_t> glb = movedBiped();
+    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    auto baked = bakeWithRootBone(input);
+    REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
+    const Asset output = mustLoadBytes(baked->asset.main, "out.glb");
+
+    const int bone = findNodeNamed(output, "root");
+    const int hips = findNodeNamed(output, "Hips");
+    REQUIRE(bone >= 0);
+    CHECK(output.rig.gltfIndex[bone] == input.rig.size());  // appended: no node is renumbered
+    CHECK(output.rig.parent[hips] == bone);
+    CHECK(output.rig.name[output.rig.parent[bone]] == "Armature");
+    CHECK(baked->sidecar["rootBone"]["name"] == "root");
+    CHECK(baked->sidecar["rootBone"]["index"] == input.rig.size());
+    // In the Armature's space the hips rest at (0.25, 1.03, -0.125); the ground under them, at the
+    // height of the Armature's origin (+Y is up there too), is (0.25, 0, -0.125).
+    const Transform& rest = output.rig.rest[bone];
+    CHECK(rest.translation.x == doctest::Approx(0.25));
+    CHECK(rest.translation.y == doctest::Approx(0.0));
+    CHECK(rest.translation.z == doctest::Approx(-0.125));
+    CHECK(output.rig.rest[hips].translation.y == doctest::Approx(1.03));
+    CHECK(output.rig.rest[hips].translation.x == doctest::Approx(0.0));
+
+    // The skin takes it as a joint, with the inverse of its rest scene matrix: the Armature at
+    // (1, 0, 2), turned 30 degrees, scaled 2, then (0.25, 0, -0.125) in its space.
+    const Json& doc = output.document;
+    const Json& joints = doc["skins"][0]["joints"];
+    REQUIRE(joints.back() == input.rig.size());
+    auto matrices = gltf::decodeAccessor(output, doc["skins"][0]["inverseBindMatrices"].get<int>());
+    REQUIRE(matrices.ok());
+    REQUIRE(matrices->size() == 16 * joints.size());
+    const double c = std::cos(3.14159265358979323846 / 6), s = std::sin(3.14159265358979323846 / 6);
+    // Scene position of the bone: (1, 0, 2) + 2 * yaw30 (0.25, 0, -0.125), yaw30 (x, z) = (c x + s z, -s x + c z).
+    const glm::dvec3 at(1 + 2 * (c * 0.25 + s * -0.125), 0, 2 + 2 * (-s * 0.25 + c * -0.125));
+    const float* m = matrices->data() + 16 * (joints.size() - 1);
+    // The inverse bind matrix maps the bone's scene position to its origin.
+    const glm::dmat4 inverseBind(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12],
+                                 m[13], m[14], m[15]);
+    const glm::dvec3 origin(inverseBind * glm::dvec4(at, 1.0));
+    CHECK(glm::length(origin) == doctest::Approx(0.0).epsilon(1e-6));
+    // and a point 1 m further along scene +Y to 0.5 along the bone's own +Y (scale 2).
+    CHECK((inverseBind * glm::dvec4(at + glm::dvec3(0, 1, 0), 1.0)).y == doctest::Approx(0.5).epsilon(1e-6));
+}
+
+TEST_CASE("root bone: root clips keep every node's world pose; footContact travels; none stays at rest") {
+    const std::vector<std::uint8_t> glb = movedBiped();
+    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    auto baked = bakeWithRootBone(input);
+    REQUIRE(baked.ok());
+    const Asset output = mustLoadBytes(baked->asset.main, "out.glb");
+    const double height = 1.7 * 2;  // the Armature's scale
+    const auto clipOf = [&](const std::string& name) {
+        for (std::size_t i = 0; i < input.clips.size(); ++i)
+            if (input.clips[i].name == name) return int(i);
+        FAIL("no clip " << name);
+        return -1;
+    };
+    for (const char* name : {"walk", "turn_walk", "turn_spot", "strafe", "idle", "walk_inplace", "run_inplace"}) {
+        CAPTURE(name);
+        const int i = clipOf(name);
+        const Clip& source = input.clips[i];
+        const Clip& played = output.clips[baked->asset.animationOf[i]];
+        const std::vector<double> keys = keyTimes(source);
+        if (std::string(name) == "walk_inplace") {
+            // The in-place walk is the walk less M(t), v = 1.2 m/s: with the root bone carrying the
+            // deduced travel it is the walk again, to the deduced stride's accuracy (0.5%: 6 mm a
+            // cycle, here doubled by the Armature's scale), at every key.
+            const Clip& walk = input.clips[clipOf("walk")];
+            CHECK(worstWorldMismatch(input, walk, output, played, keys, height) < 0.01);
+        } else if (std::string(name) == "run_inplace") {
+            // Moves: the hips are 2 x 2.4 m further along the Armature's +Z after one cycle (0.8 s).
+            const int hips = output.rig.rigIndexOfGltf[1];
+            const glm::dvec3 start(worldPose(output, played, 0.0)[hips][3]);
+            const glm::dvec3 end(worldPose(output, played, 0.8)[hips][3]);
+            CHECK(glm::length(end - start) == doctest::Approx(4.8).epsilon(0.01));
+        } else {
+            // root clips, and the idle (none): exactly the source's world pose at every key.
+            CHECK(worstWorldMismatch(input, source, output, played, keys, height) < 1e-5);
+        }
+    }
+}
+
+TEST_CASE("root bone: over hips that are a scene root, it takes their place among the scene's roots") {
+    samples::Biped biped = samples::makeBiped();
+    Json doc = Json::parse(biped.json);
+    Json& armatureChildren = doc["nodes"][0]["children"];
+    armatureChildren.erase(std::find(armatureChildren.begin(), armatureChildren.end(), Json(1)));
+    if (armatureChildren.empty()) doc["nodes"][0].erase("children");
+    doc["scenes"][0]["nodes"].push_back(1);
+    doc["nodes"][1]["translation"] = {0.5, 1.03, 0.0};
+    biped.json = doc.dump();
+    const std::vector<std::uint8_t> glb = samples::toGlb(biped);
+    const Asset input = mustLoadBytes(glb, "hips-at-the-top.glb");
+    REQUIRE(input.rig.parent[input.rig.rigIndexOfGltf[1]] == -1);
+    auto baked = bakeWithRootBone(input);
+    REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
+    const Asset output = mustLoadBytes(baked->asset.main, "out.glb");
+    const Json& roots = output.document["scenes"][0]["nodes"];
+    CHECK(std::find(roots.begin(), roots.end(), Json(1)) == roots.end());
+    CHECK(std::find(roots.begin(), roots.end(), Json(input.rig.size())) != roots.end());
+    const int bone = output.rig.rigIndexOfGltf[input.rig.size()];
+    CHECK(output.rig.parent[bone] == -1);
+    CHECK(output.rig.rest[bone].translation.x == doctest::Approx(0.5));  // under the hips, on the ground
+    for (const Clip& clip : input.clips) {
+        CAPTURE(clip.name);
+        const Clip& played = output.clips[std::size_t(clip.gltfIndex)];
+        if (clip.name == "walk" || clip.name == "idle" || clip.name == "turn_walk")
+            CHECK(worstWorldMismatch(input, clip, output, played, keyTimes(clip), 1.7) < 1e-5);
+    }
+}
+
+TEST_CASE("root bone: baking the output again changes nothing; the same input gives the same bytes") {
+    const std::vector<std::uint8_t> glb = movedBiped();
+    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    auto first = bakeWithRootBone(input);
+    REQUIRE(first.ok());
+    auto again = bakeWithRootBone(input);
+    REQUIRE(again.ok());
+    CHECK(first->asset.main == again->asset.main);
+    const Asset output = mustLoadBytes(first->asset.main, "out.glb");
+    auto second = bakeWithRootBone(output);
+    REQUIRE_MESSAGE(second.ok(), (second ? "" : second.error().message));
+    CHECK(second->asset.main == first->asset.main);
+    CHECK(second->sidecar["rootBone"]["index"] == input.rig.size());
+    // Its sidecar finds the motion in the root bone's keys: the same turn, and the same stride and
+    // speed for a clip that does not turn. (A turn is about the character's origin, the bone sits
+    // off it under these hips, so its own travel over a turning cycle is another chord.)
+    for (std::size_t i = 0; i < input.clips.size(); ++i) {
+        const Json& a = first->sidecar["clips"][i];
+        const Json& b = second->sidecar["clips"][i];
+        CAPTURE(a["name"]);
+        CHECK(b["rootNode"]["name"] == "root");
+        CHECK(b["turn"].get<double>() == doctest::Approx(a["turn"].get<double>()).epsilon(1e-5));
+        if (a["turn"].get<double>() != 0.0) continue;
+        for (const char* key : {"strideLength", "averageSpeed"})
+            CHECK(b[key].get<double>() == doctest::Approx(a[key].get<double>()).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("root bone: a name that exists, clips with different roots, a kept source are refused") {
+    const samples::Biped biped = samples::makeBiped();
+    const std::vector<std::uint8_t> glb = samples::toGlb(biped);
+    const Asset input = mustLoadBytes(glb, "biped.glb");
+    SUBCASE("a node of that name") {
+        auto baked = bakeWithRootBone(input, "LeftFoot");
+        REQUIRE_FALSE(baked.ok());
+        CHECK(baked.error().message ==
+              "biped.glb: nodes[19] \"LeftFoot\": a node of the root bone's name exists already; pass "
+              "--root-bone with another name");
+    }
+    SUBCASE("clips with different roots") {
+        BakeSettings settings;
+        settings.rootBone = "root";
+        settings.clipAnalysis.assign(input.clips.size(), Options{});
+        settings.clipAnalysis[1].rootNode = "Spine";
+        auto baked = bakeAsset(input, {}, settings);
+        REQUIRE_FALSE(baked.ok());
+        CHECK(baked.error().message.find("biped.glb: animations[1] \"walk_inplace\": its root nodes[2] \"Spine\" is "
+                                         "not nodes[1] \"Hips\"") == 0);
+    }
+    SUBCASE("--keep-source") {
+        BakeSettings settings;
+        settings.rootBone = "root";
+        settings.rewrite.keepSource = true;
+        auto baked = bakeAsset(input, {}, settings);
+        REQUIRE_FALSE(baked.ok());
+        CHECK(baked.error().message.find("biped.glb: a root bone and the source clips kept") == 0);
+    }
+}
+
+TEST_CASE("root bone: every corpus root clip keeps every node's world pose at every key (1e-5 of the height)") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    int checked = 0, assets = 0;
+    double worst = 0.0;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(shared / "corpus")) {
+        const std::string ext = entry.path().extension().string();
+        const std::string relative = entry.path().lexically_relative(shared / "corpus").string();
+        if ((ext == ".glb" || ext == ".gltf") && relative.rfind("bad/", 0) != 0) files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+        CAPTURE(file);
+        auto input = loadAsset(file);
+        if (!input) continue;  // the corpus' refusals are other tests' business
+        auto baked = bakeWithRootBone(*input);
+        if (!baked && baked.error().message.find("exists already") != std::string::npos) {
+            MESSAGE(baked.error().message);
+            baked = bakeWithRootBone(*input, "rootbake_root");  // the asset has a "root" of its own
+        }
+        if (!baked) {
+            // Refused as a whole: one line naming the file.
+            CHECK(baked.error().message.rfind(input->fileName + ": ", 0) == 0);
+            CHECK(baked.error().message.find('\n') == std::string::npos);
+            MESSAGE("no root bone for " << file.filename().string() << ": " << baked.error().message);
+            continue;
+        }
+        const Asset output = mustLoadBytes(baked->asset.main, "out.glb", file.parent_path());
+        ++assets;
+        for (std::size_t i = 0; i < input->clips.size(); ++i) {
+            const ClipAnalysis& a = baked->clips[i].analysis;
+            if (a.source != Source::Root) continue;
+            CAPTURE(input->clips[i].name);
+            const double mismatch =
+                worstWorldMismatch(*input, input->clips[i], output, output.clips[baked->asset.animationOf[i]],
+                                   keyTimes(input->clips[i]), a.characterHeight);
+            CHECK(mismatch < 1e-5);
+            worst = std::max(worst, mismatch);
+            ++checked;
+        }
+    }
+    MESSAGE(checked << " corpus root clips of " << assets << " assets: worst world mismatch " << worst
+                    << " of the height");
+    CHECK(checked >= 14);
+}
+
+TEST_CASE("root bone: the command line: the default name, a refusal in one line that writes nothing") {
+    test::TempDir dir("rootbone-cli");
+    const samples::Biped biped = samples::makeBiped();
+    test::writeBytes(dir.path / "biped.glb", samples::toGlb(biped));
+    const fs::path out = dir.path / "out";
+    fs::create_directories(out);
+
+    test::Exit e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                                " --root-bone");
+    INFO(e.output);
+    REQUIRE(e.code == 0);
+    const std::string sidecarText = test::readText(out / "walk.rootmotion.json");
+    const Json sidecar = Json::parse(sidecarText);
+    CHECK(sidecar["rootBone"] == Json{{"name", "root"}, {"index", 26}});  // 26 nodes in the biped
+    fs::remove_all(out);
+    fs::create_directories(out);
+
+    e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                     " --root-bone=Hips");
+    CHECK(e.code == 2);
+    CHECK(e.output == "rootbake: error: " + (dir.path / "biped.glb").string() +
+                          ": nodes[1] \"Hips\": a node of the root bone's name exists already; pass --root-bone "
+                          "with another name\n");
+    CHECK(test::listing(out).empty());
+
+    e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " -o " + test::q(out / "walk.glb") +
+                     " --keep-source --root-bone");
+    CHECK(e.code == 1);
+    CHECK(e.output.find("--root-bone and --keep-source exclude each other") != std::string::npos);
+    CHECK(test::listing(out).empty());
+}
+
+TEST_CASE("root bone: verify holds the root bone at rest, so it measures what an engine plays") {
+    // An engine that takes root motion from the bone plays it at rest and moves the character by
+    // the motion; verify does the same. With the hips off the axis under a turned, scaled Armature,
+    // each clip's foot skate must be the same with and without the root bone: the three columns
+    // measure the same poses (the source's played on the baked rig, its keys under the bone).
+    test::TempDir dir("rootbone-verify");
+    test::writeBytes(dir.path / "moved.glb", movedBiped());
+    const auto verifyJson = [&](const std::string& name, const std::string& option) {
+        const test::Exit bake = test::runExe("bake " + test::q(dir.path / "moved.glb") + " -o " +
+                                             test::q(dir.path / (name + ".glb")) + " -q" + option);
+        INFO(bake.output);
+        REQUIRE(bake.code == 0);
+        const test::SplitExit verify = test::runExeSplit(
+            "verify " + test::q(dir.path / (name + ".glb")) + " --sidecar " +
+            test::q(dir.path / (name + ".rootmotion.json")) + " --source " + test::q(dir.path / "moved.glb") + " --json");
+        INFO(verify.err);
+        REQUIRE((verify.code == 0 || verify.code == 4));  // 4: a clip skates; the same one with and without
+        return Json::parse(verify.out);
+    };
+    const Json plain = verifyJson("plain", "");
+    const Json withBone = verifyJson("bone", " --root-bone");
+    REQUIRE(plain["clips"].size() == 7);
+    CHECK(plain["passed"] == withBone["passed"]);
+    for (std::size_t i = 0; i < plain["clips"].size(); ++i)
+        for (const char* column : {"baked", "constant", "sourceClip"}) {
+            CAPTURE(plain["clips"][i]["name"]);
+            CAPTURE(column);
+            const Json& a = plain["clips"][i][column];
+            const Json& b = withBone["clips"][i][column];
+            CHECK(a["samples"] == b["samples"]);
+            CHECK(a["mean"].get<double>() == doctest::Approx(b["mean"].get<double>()).epsilon(1e-4));
+            CHECK(a["p95"].get<double>() == doctest::Approx(b["p95"].get<double>()).epsilon(1e-4));
+        }
+}
