@@ -11,10 +11,6 @@ namespace {
 
 constexpr double kRigidTolerance = 1e-6;  // of a unit axis: how far a root bone matrix may be from a rotation
 
-std::string clipLabel(const Clip& clip) {
-    return "animations[" + std::to_string(clip.gltfIndex) + "] \"" + clip.name + "\"";
-}
-
 std::string nodeText(const Rig& rig, int node) {
     const std::string& name = rig.name[node];
     return "nodes[" + std::to_string(rig.gltfIndex[node]) + "]" + (name.empty() ? "" : " \"" + name + "\"");
