@@ -210,8 +210,9 @@ struct Analyzer {
         }
         out.reason += "; " + contacts.reason;
 
-        core::StanceTravel stance = babylon ? core::measureLowestTravel(frames, contacts, yaw, up, out.characterHeight)
-                                            : core::measureStanceTravel(frames, contacts, yaw, up, out.characterHeight, clip.start);
+        const core::ContactMotion motion = core::readContacts(frames, contacts, yaw, up, out.characterHeight);
+        core::StanceTravel stance = babylon ? core::measureLowestTravel(motion)
+                                            : core::measureStanceTravel(frames, motion, out.characterHeight, clip.start);
         const int intervals = frames.count - 1;
         std::vector<glm::dvec3> translation(frames.count, glm::dvec3(0.0));
         glm::dvec3 travelled(0.0), heading(0.0);

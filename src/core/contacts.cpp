@@ -201,23 +201,6 @@ std::vector<std::vector<std::uint8_t>> lowIntervals(const Frames& frames, const 
     return low;
 }
 
-// Per contact and interval: its step (contactSteps) and whether it is low (lowIntervals).
-struct ContactMotion {
-    std::vector<std::vector<glm::dvec3>> steps;
-    std::vector<std::vector<std::uint8_t>> low;
-};
-
-ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                           const glm::dvec3& up, double height) {
-    return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
-}
-
-StanceTravel noTravel(int intervals) {
-    StanceTravel out;
-    out.steps.assign(std::max(intervals, 0), glm::dvec3(0.0));
-    return out;
-}
-
 // The densest cluster of steps: each step counts the others within the tolerance of
 // itself; the best is refined to the mean of the steps around it.
 glm::dvec3 groundStepCluster(const std::vector<glm::dvec3>& points, double floor) {
@@ -392,15 +375,18 @@ ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& step
 
 }  // namespace
 
-StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                                 const glm::dvec3& up, double height, double firstKey) {
-    const int intervals = frames.count - 1;
-    const size_t count = contacts.nodes.size();
-    StanceTravel out = noTravel(intervals);
-    if (count == 0 || intervals <= 0) return out;
-    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                           const glm::dvec3& up, double height) {
+    return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
+}
+
+StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey) {
     const auto& steps = motion.steps;
     const auto& low = motion.low;
+    const int intervals = frames.count - 1;
+    const size_t count = steps.size();
+    StanceTravel out{std::vector<glm::dvec3>(std::max(intervals, 0), glm::dvec3(0.0)), {}};
+    if (count == 0 || intervals <= 0) return out;
     std::vector<glm::dvec3> lowSteps;
     for (size_t c = 0; c < count; ++c)
         for (int i = 0; i < intervals; ++i)
@@ -429,15 +415,13 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contact
     return out;
 }
 
-StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                                 const glm::dvec3& up, double height) {
-    const int intervals = frames.count - 1;
-    const size_t count = contacts.nodes.size();
-    StanceTravel out = noTravel(intervals);
-    if (count == 0 || intervals <= 0) return out;
-    const ContactMotion motion = readContacts(frames, contacts, yaw, up, height);
+StanceTravel measureLowestTravel(const ContactMotion& motion) {
     const auto& steps = motion.steps;
     const auto& low = motion.low;
+    const int intervals = steps.empty() ? 0 : int(steps.front().size());
+    const size_t count = steps.size();
+    StanceTravel out{std::vector<glm::dvec3>(intervals, glm::dvec3(0.0)), {}};
+    if (count == 0 || intervals <= 0) return out;
     // A first pass averages the slowest planted contact's step; the second follows the
     // planted contact closest to the step before, and a flight carries the last step.
     std::vector<std::uint8_t> supported(intervals, 0);

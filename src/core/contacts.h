@@ -38,20 +38,27 @@ struct StanceTravel {
     ContactEvidence evidence;
 };
 
+// Per contact and interval (between samples i and i + 1): its step with the turn so far
+// undone (what it gives up in character space: the character's travel if it is planted),
+// and whether it is low (within 0.05 H of its own lowest point at both ends). yaw may be null.
+struct ContactMotion {
+    std::vector<std::vector<glm::dvec3>> steps;
+    std::vector<std::vector<std::uint8_t>> low;
+};
+ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
+                           const glm::dvec3& up, double height);
+
 // Stance from motion: a planted contact is low and gives up ground at the
 // character's speed, so in character space it moves steadily backwards, while a
 // swinging one moves forwards. The ground velocity is the densest cluster of the
 // low contacts' velocities; a contact is in stance where it moves within
 // kStanceSpeedTolerance of it; across a flight (no contact in stance) the ground
 // speed is interpolated between the stances around it; before firstKey (s) the clip
-// holds its first pose and the character stands. yaw may be null.
-StanceTravel measureStanceTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                                 const glm::dvec3& up, double height, double firstKey);
+// holds its first pose and the character stands.
+StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey);
 
-// Babylon.js's rule: planted while within 0.05 H of its lowest point; each interval
-// takes the planted contact whose step is closest to the one before; a flight
-// carries the last step.
-StanceTravel measureLowestTravel(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                                 const glm::dvec3& up, double height);
+// Babylon.js's rule: planted while low; each interval takes the planted contact whose
+// step is closest to the one before; a flight carries the last step.
+StanceTravel measureLowestTravel(const ContactMotion& motion);
 
 }  // namespace rootbake::core
