@@ -153,6 +153,10 @@ struct PlantedInterval {
 
 // How well the feet bear out a deduced travel (source footContact): what inspect -v,
 // the sidecar and the report show, and what the doubt warnings are drawn from.
+// x character height: a sprinter covers about 2.5 body heights per cycle (two steps);
+// a stride per cycle beyond this is no gait's, and is flagged.
+inline constexpr double kMaxStridePerCycle = 2.5;
+
 struct ContactEvidence {
     std::vector<double> stanceShare;  // per contact (as ClipAnalysis::contacts): fraction of the clip in stance
     double flightShare = 0.0;   // fraction of the clip with no contact in stance: the ground speed interpolated

@@ -73,10 +73,11 @@ std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis&
     std::vector<std::string> out;
     for (const std::string& warning : analysis.warnings) out.push_back(warning);
     if (noTravel(clipName, analysis)) out.push_back(std::string(kNoTravel) + " (" + analysis.reason + ")");
-    if (analysis.characterHeight > 0 && std::abs(analysis.strideLength) > kMaxStrideHeights * analysis.characterHeight) {
+    if (analysis.source != Source::FootContact && analysis.characterHeight > 0 &&
+        std::abs(analysis.strideLength) > kMaxStridePerCycle * analysis.characterHeight) {
         char text[160];
         std::snprintf(text, sizeof text, "a stride of %.3g m per cycle, more than %.3g times the character height (%.3g m)",
-                      std::abs(analysis.strideLength), kMaxStrideHeights, analysis.characterHeight);
+                      std::abs(analysis.strideLength), kMaxStridePerCycle, analysis.characterHeight);
         out.push_back(text);
     }
     return out;

@@ -31,8 +31,8 @@ std::string failedGateLines(const std::string& file, const Clip& clip, const std
 
 // Why a clip's result may not be what its author meant, whatever the gates: each of
 // the analysis's warnings; a clip named like locomotion without travel; a stride over
-// kMaxStrideHeights times the character height per cycle (no gait covers that).
-inline constexpr double kMaxStrideHeights = 2.5;
+// kMaxStridePerCycle times the character height (no gait covers that per cycle). A
+// footContact clip's stride is the analysis's own warning, per counted cycle.
 std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis& analysis);
 
 // "rootbake: warning: walk.glb: animations[0] \"walk\": <doubt>\n" for each doubt, for stderr.

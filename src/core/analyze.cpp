@@ -24,9 +24,6 @@ constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length
 // Stance speeds of two contacts that differ by more than this fraction: the feet do not
 // agree on the ground speed (two planted feet move with the same ground).
 constexpr double kStanceSpeedAgreement = 0.25;
-// x height: a sprinter covers about 2.5 body heights per cycle (two steps); more is not
-// a stride legs can take.
-constexpr double kMaxStridePerCycle = 2.5;
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
 constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
 constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
