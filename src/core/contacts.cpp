@@ -399,18 +399,24 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& moti
 
     // Each interval's ground step: the stance contact's closest to the ground's; before
     // the clip's first key it holds its first pose and the character stands; the rest
-    // (flights) interpolated.
-    std::vector<std::uint8_t> known(intervals, 0);
+    // (flights) interpolated between stances only: standing before the first key says
+    // nothing about the speed the clip reaches after it.
+    std::vector<std::uint8_t> measured(intervals, 0), held(intervals, 0);
     for (int i = 0; i < intervals; ++i) {
         double best = std::numeric_limits<double>::infinity();
         for (size_t c = 0; c < count; ++c) {
             if (!stance[c][i]) continue;
             const double off = glm::length(steps[c][i] - ground);
-            if (off < best) best = off, out.steps[i] = steps[c][i], known[i] = 1;
+            if (off < best) best = off, out.steps[i] = steps[c][i], measured[i] = 1;
         }
-        if (!known[i] && frames.time(i + 1) <= firstKey) known[i] = 1;  // out.steps[i] stays 0
+        held[i] = !measured[i] && frames.time(i + 1) <= firstKey;
     }
-    interpolateGaps(out.steps, known);
+    interpolateGaps(out.steps, measured);
+    std::vector<std::uint8_t> known(intervals, 0);
+    for (int i = 0; i < intervals; ++i) {
+        if (held[i]) out.steps[i] = glm::dvec3(0.0);
+        known[i] = measured[i] || held[i];
+    }
     out.evidence = describeStances(steps, low, stance, known, ground);
     return out;
 }
