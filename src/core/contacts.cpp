@@ -329,8 +329,10 @@ PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const 
         for (auto [first, last] : runsOf(stance[c])) {
             const double median = glm::dot(medianStep(steps[c], first, last), direction);
             auto settling = [&](int i) { return glm::dot(steps[c][i], direction) < (1.0 - kStanceEdgeSlowdown) * median; };
-            while (first <= last && settling(first)) stance[c][first++] = 0;
-            while (last >= first && settling(last)) stance[c][last--] = 0;
+            // The clip's ends cut a stance, they are no touch-down or lift-off.
+            const bool touchDown = first > 0, liftOff = last < intervals - 1;
+            while (touchDown && first <= last && settling(first)) stance[c][first++] = 0;
+            while (liftOff && last >= first && settling(last)) stance[c][last--] = 0;
         }
     }
     return stance;
