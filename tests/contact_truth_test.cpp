@@ -74,6 +74,37 @@ TEST_CASE("contacts: by default the biped's in-place run and walk are deduced wi
     }
 }
 
+TEST_CASE("contacts: the stances are read 120 times a second whatever the track's rate, within maxSamples") {
+    const samples::Biped biped = samples::makeBiped();
+    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    REQUIRE(asset.ok());
+    const Clip* run = nullptr;
+    for (const Clip& c : asset->clips)
+        if (c.name == "run_inplace") run = &c;
+    REQUIRE(run);
+    const double truth = biped.truth[run->gltfIndex].strideLength;
+    Options track30, track120;
+    track30.samplesPerSecond = 30.0;  // 4 readings a sample
+    track120.samplesPerSecond = 120.0;
+    auto at30 = analyzeClip(asset->rig, *run, track30);
+    auto at120 = analyzeClip(asset->rig, *run, track120);
+    REQUIRE(at30.ok());
+    REQUIRE(at120.ok());
+    CHECK(std::abs(error(at30->strideLength, at120->strideLength)) <= 1e-4);
+    CHECK(std::abs(error(at30->strideLength, truth)) <= 0.005);
+
+    // maxSamples bounds the readings too: with room for the track's node positions only
+    // (50 samples x 26 nodes <= 8 x maxSamples, twice as many readings not), the contacts are
+    // read at the track's rate and the stride is still deduced.
+    Options tight;
+    tight.samplesPerSecond = 60.0;
+    tight.maxSamples = 170;
+    auto bounded = analyzeClip(asset->rig, *run, tight);
+    REQUIRE_MESSAGE(bounded.ok(), (bounded.ok() ? "" : bounded.error().message));
+    CHECK(bounded->source == Source::FootContact);
+    CHECK(std::abs(error(bounded->strideLength, truth)) <= 0.005);
+}
+
 TEST_CASE("contacts: on real motion capture baked in place, the stance reading is as close as Babylon's rule or closer") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const struct {
@@ -160,7 +191,7 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
     std::printf("  run study: stride spread over 30-240 samples/s, mean %.2f%%, worst %.2f%%\n",
                 100.0 * spreadSum / asset->clips.size(), 100.0 * worstSpread);
     CHECK(spreadSum / asset->clips.size() <= 0.005);
-    CHECK(worstSpread <= 0.015);
+    CHECK(worstSpread <= 0.01);  // the issue's bar: under 1% between 30 and 240 samples/s
 }
 
 // The gait study (samples/README.md): shuffles, a crouch, backwards and sideways walks,

@@ -25,6 +25,9 @@ constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length
 // agree on the ground speed (two planted feet move with the same ground).
 constexpr double kStanceSpeedAgreement = 0.25;
 constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
+// Contacts are read at least this often (1/s): the shortest stance (kMinimumStance, 60 ms)
+// then spans 7 readings, so its ends and median do not depend on the track's sample rate.
+constexpr double kContactReadingRate = 120.0;
 constexpr int kNodeSamplesPerSample = 8;  // node positions per clip: maxSamples x this (2^25, 768 MiB, by default)
 constexpr double kMaxCoordinate = 1e12;     // scene units: positions beyond are refused (squares stay finite)
 constexpr double kMinimumHeight = 1e-9;     // scene units: a character height below is 0 (travel then in scene units)
@@ -101,6 +104,21 @@ double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::
         highest = std::max(highest, h);
     }
     return highest - lowest;
+}
+
+// Finite keys can still compose to huge or infinite positions (scales of 1e30 in a chain):
+// refused, so every number the analysis derives stays finite.
+Status checkFinite(const Rig& rig, const Frames& f) {
+    for (int i = 0; i < f.count; ++i)
+        for (int n = 0; n < f.nodes; ++n) {
+            const glm::dvec3& p = f.at(i, n);
+            if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate &&
+                  std::abs(p.z) <= kMaxCoordinate))
+                return Error{nodeLabel(rig, n) + " is at (" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) +
+                             ") at " + num(f.time(i)) + " s: beyond " + num(kMaxCoordinate) +
+                             " units, the transforms overflow"};
+        }
+    return Ok{};
 }
 
 // Turn about up at every frame relative to the first, unwrapped so a clip that
@@ -184,6 +202,18 @@ struct Analyzer {
         return translation;
     }
 
+    // How many contact readings per track sample: enough for kContactReadingRate, within the
+    // limits (the readings pose the contacts' chains but keep a position per node).
+    int readingFactor() const {
+        const double samples = frames.count - 1;
+        const double rate = out.duration > 0.0 ? samples / out.duration : kContactReadingRate;
+        const double wanted = std::ceil(kContactReadingRate / rate - 1e-9);
+        const double nodeLimit = double(options.maxSamples) * kNodeSamplesPerSample;
+        const double allowed = std::min(std::floor(double(options.maxSamples) / samples),
+                                        std::floor((nodeLimit / std::max(rig.size(), 1) - 1.0) / samples));
+        return int(std::max(1.0, std::min(wanted, allowed)));
+    }
+
     Result<std::optional<std::vector<glm::dvec3>>> measureContactTravel(const std::vector<double>* yaw,
                                                                         double minimumTravel, bool forced) {
         const int base = out.root >= 0 ? out.root : out.character;
@@ -207,18 +237,33 @@ struct Analyzer {
         }
         out.reason += "; " + contacts.reason;
 
-        const core::ContactMotion motion = core::readContacts(frames, contacts, yaw, up, out.characterHeight);
+        // Stances are read at kContactReadingRate or finer (Babylon's rule at the track's rate),
+        // on the contacts' chains only; the track takes every factor-th reading.
+        const int factor = babylon ? 1 : readingFactor();
+        Frames finer;
+        std::vector<double> finerYaw;
+        if (factor > 1) {
+            finer = core::sampleFrames(rig, clip, out.from, out.to, (frames.count - 1) * factor, out.character,
+                                       out.root, contacts.nodes);
+            if (Status s = checkFinite(rig, finer); !s) return s.error();
+            contacts.lowest = core::givenContacts(finer, contacts.nodes, up).lowest;
+            if (yaw) finerYaw = measureRootYaw(finer, up);
+        }
+        const Frames& reading = factor > 1 ? finer : frames;
+        const std::vector<double>* readingYaw = factor > 1 && yaw ? &finerYaw : yaw;
+
+        const core::ContactMotion motion = core::readContacts(reading, contacts, readingYaw, up, out.characterHeight);
         core::StanceTravel stance = babylon ? core::measureLowestTravel(motion)
-                                            : core::measureStanceTravel(frames, motion, out.characterHeight, clip.start);
-        const int intervals = frames.count - 1;
+                                            : core::measureStanceTravel(reading, motion, out.characterHeight, clip.start);
+        const int intervals = reading.count - 1;
         std::vector<glm::dvec3> translation(frames.count, glm::dvec3(0.0));
         glm::dvec3 travelled(0.0), heading(0.0);
         double pathLength = 0.0;
         for (int i = 1; i <= intervals; ++i) {
             heading += stance.steps[i - 1];
             pathLength += glm::length(stance.steps[i - 1]);
-            travelled += rotateAboutUp(stance.steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
-            translation[i] = travelled;
+            travelled += rotateAboutUp(stance.steps[i - 1], readingYaw ? (*readingYaw)[i] : 0.0, up);
+            if (i % factor == 0) translation[i / factor] = travelled;
         }
         const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
         const double distance = glm::length(travelled);
@@ -461,20 +506,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root, rootFirst);
     const Frames ends =
         rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
-    // Finite keys can still compose to huge or infinite positions (scales of 1e30 in a chain):
-    // refused, so every number the analysis derives stays finite.
-    auto overflow = [&](const Frames& f) -> Status {
-        for (int i = 0; i < f.count; ++i)
-            for (int n = 0; n < f.nodes; ++n) {
-                const glm::dvec3& p = f.at(i, n);
-                if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate &&
-                      std::abs(p.z) <= kMaxCoordinate))
-                    return Error{nodeLabel(rig, n) + " is at (" + num(p.x) + ", " + num(p.y) + ", " + num(p.z) +
-                                 ") at " + num(f.time(i)) + " s: beyond " + num(kMaxCoordinate) +
-                                 " units, the transforms overflow"};
-            }
-        return Ok{};
-    };
+    auto overflow = [&](const Frames& f) { return checkFinite(rig, f); };
     if (Status s = overflow(frames); !s) return s.error();
     if (Status s = overflow(ends); !s) return s.error();
 

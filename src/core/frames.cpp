@@ -8,17 +8,18 @@ namespace rootbake::core {
 
 namespace {
 
-// The root chain's part of sampleLocalPose and localToScene: the same arithmetic on the chain's
-// nodes (parent-first, so each parent is done before its child) and on their channels only.
+// Part of sampleLocalPose and localToScene: the same arithmetic on some nodes and their
+// ancestors (parent-first, so each parent is done before its child) and their channels only.
 struct ChainPose {
-    std::vector<int> nodes;     // the root and its ancestors, parent first
+    std::vector<int> nodes;     // the chosen nodes and their ancestors, parent first
     std::vector<int> channels;  // the clip's channels that animate them
 };
 
-ChainPose chainOf(const Rig& rig, const Clip& clip, int root) {
+ChainPose chainOf(const Rig& rig, const Clip& clip, const std::vector<int>& ends) {
     ChainPose chain;
     std::vector<std::uint8_t> inChain(rig.size(), 0);
-    for (int n = root; n >= 0; n = rig.parent[n]) inChain[n] = 1;
+    for (int end : ends)
+        for (int n = end; n >= 0 && !inChain[n]; n = rig.parent[n]) inChain[n] = 1;
     for (int n = 0; n < rig.size(); ++n)
         if (inChain[n]) chain.nodes.push_back(n);
     for (std::size_t i = 0; i < clip.channels.size(); ++i)
@@ -55,8 +56,11 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
 
 }  // namespace
 
-Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root, bool rootChainOnly) {
+namespace {
+
+// chain null: every node is posed.
+Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int samples, int character, int root,
+                   const ChainPose* chain) {
     Frames frames;
     frames.count = samples + 1;
     frames.nodes = rig.size();
@@ -69,25 +73,41 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
     std::vector<ChannelCursor> cursors(clip.channels.size());
     std::vector<Transform> local(rig.size());
     std::vector<glm::dmat4> scene(rig.size());
-    const bool chainOnly = rootChainOnly && root >= 0;
-    const ChainPose chain = chainOnly ? chainOf(rig, clip, root) : ChainPose{};
     for (int i = 0; i < frames.count; ++i) {
-        if (chainOnly) {
-            poseChain(rig, clip, chain, frames.time(i), cursors, local, scene);
+        if (chain) {
+            poseChain(rig, clip, *chain, frames.time(i), cursors, local, scene);
         } else {
             sampleLocalPose(rig, clip, frames.time(i), cursors, local);
             localToScene(rig, local, scene);
         }
         const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
         glm::dvec3* out = &frames.position[size_t(i) * frames.nodes];
-        if (chainOnly) {
-            for (int n : chain.nodes) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+        if (chain) {
+            for (int n : chain->nodes) out[n] = glm::dvec3(toCharacter * scene[n][3]);
         } else {
             for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
         }
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }
     return frames;
+}
+
+}  // namespace
+
+Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                    int root, bool rootChainOnly) {
+    if (!rootChainOnly || root < 0) return sampleChain(rig, clip, from, to, samples, character, root, nullptr);
+    const ChainPose chain = chainOf(rig, clip, {root});
+    return sampleChain(rig, clip, from, to, samples, character, root, &chain);
+}
+
+Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                    int root, const std::vector<int>& nodes) {
+    std::vector<int> ends = nodes;
+    if (root >= 0) ends.push_back(root);
+    if (character >= 0) ends.push_back(character);
+    const ChainPose chain = chainOf(rig, clip, ends);
+    return sampleChain(rig, clip, from, to, samples, character, root, &chain);
 }
 
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {

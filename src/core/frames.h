@@ -28,6 +28,11 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root, bool rootChainOnly = false);
 
+// Only `nodes`, the root and their ancestors are posed (the rest left at zero): their
+// numbers are the same as with every node.
+Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                    int root, const std::vector<int>& nodes);
+
 // 1 for base's strict descendants (every node when base is -1, the scene).
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base);
 
