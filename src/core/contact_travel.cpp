@@ -1,0 +1,149 @@
+// The contact-travel stage: the travel of an in-place clip, deduced from its contacts
+// (contacts.h has the two contact stages it runs, docs/analysis.md "Contacts" the model).
+#include "stages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace rootbake::core {
+
+namespace {
+
+constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
+constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
+constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
+// Contacts are read at least this often (1/s): the shortest stance (kMinimumStance, 60 ms)
+// then spans 7 readings, so its ends and median do not depend on the track's sample rate.
+constexpr double kContactReadingRate = 120.0;
+
+// "stance LeftToe 58%, RightToe 61%; flight 0%; stance speeds within 3%; 2 touch-downs"
+std::string describeEvidence(const Rig& rig, const std::vector<int>& contacts, const ContactEvidence& e) {
+    std::string s = "stance";
+    for (size_t c = 0; c < contacts.size() && c < e.stanceShare.size(); ++c)
+        s += (c ? ", " : " ") + nodeLabel(rig, contacts[c]) + " " + num(100.0 * e.stanceShare[c], 3) + "%";
+    s += "; flight " + num(100.0 * e.flightShare, 3) + "%";
+    if (e.steppingContacts >= 2) s += "; stance speeds within " + num(100.0 * e.speedSpread, 3) + "%";
+    s += "; " + std::to_string(e.touchDowns) + " touch-downs";
+    return s;
+}
+
+// How many contact readings per track sample: enough for kContactReadingRate, within the
+// limits (the readings pose the contacts' chains but keep a position per node).
+int readingFactor(const StageInput& in) {
+    const double samples = in.frames.count - 1;
+    const double rate = in.duration > 0.0 ? samples / in.duration : kContactReadingRate;
+    const double wanted = std::ceil(kContactReadingRate / rate - 1e-9);
+    const double nodeLimit = double(in.options.maxSamples) * kNodeSamplesPerSample;
+    const double allowed = std::min(std::floor(double(in.options.maxSamples) / samples),
+                                    std::floor((nodeLimit / std::max(in.rig.size(), 1) - 1.0) / samples));
+    return int(std::max(1.0, std::min(wanted, allowed)));
+}
+
+// The contacts named in the options, else found by the contact rule.
+Result<ContactSet> chooseContacts(const StageInput& in) {
+    if (in.options.contactNodes.empty()) {
+        const int base = in.root >= 0 ? in.root : in.character;
+        if (in.options.contactRule == ContactRule::Babylon)
+            return findLowestLeaves(in.rig, in.frames, base, in.up, in.height);
+        return findContacts(in.rig, in.clip, in.frames, base, in.character, in.up, in.height);
+    }
+    std::vector<int> nodes;
+    for (const std::string& label : in.options.contactNodes) {
+        const int node = findNode(in.rig, label);
+        if (node < 0) return Error{"contact node \"" + label + "\" is not in the asset"};
+        nodes.push_back(node);
+    }
+    return givenContacts(in.frames, std::move(nodes), in.up);
+}
+
+// Where a contact is within `ceiling` of the ground, as time ranges of the frames.
+ContactPlanting plantedIntervals(const Frames& frames, int node, double ceiling, const glm::dvec3& up) {
+    ContactPlanting result;
+    result.node = node;
+    int start = -1;
+    for (int i = 0; i <= frames.count; ++i) {
+        const bool down = i < frames.count && glm::dot(frames.at(i, node), up) <= ceiling;
+        if (down && start < 0) start = i;
+        if (!down && start >= 0) {
+            result.planted.push_back({frames.time(start) - frames.from, frames.time(i - 1) - frames.from});
+            start = -1;
+        }
+    }
+    return result;
+}
+
+}  // namespace
+
+Result<ContactReading> measureContactTravel(const StageInput& in, const std::vector<double>* yaw,
+                                            double minimumTravel, bool forced) {
+    ContactReading out;
+    std::string& reason = out.reading.reason;
+    auto chosen = chooseContacts(in);
+    if (!chosen) return chosen.error();
+    ContactSet contacts = std::move(*chosen);
+    if (contacts.nodes.empty()) {
+        reason = contacts.reason.empty() ? std::string("no contact candidates") : contacts.reason;
+        return out;
+    }
+    reason = contacts.reason;
+
+    // Stances are read at kContactReadingRate or finer (Babylon's rule at the track's rate),
+    // on the contacts' chains only; the track takes every factor-th reading.
+    const bool babylon = in.options.contactRule == ContactRule::Babylon;
+    const Frames& frames = in.frames;
+    const int factor = babylon ? 1 : readingFactor(in);
+    Frames finer;
+    std::vector<double> finerYaw;
+    if (factor > 1) {
+        finer = sampleFrames(in.rig, in.clip, frames.from, frames.to, (frames.count - 1) * factor, in.character,
+                             in.root, contacts.nodes);
+        if (Status s = checkFinite(in.rig, finer); !s) return s.error();
+        contacts.lowest = givenContacts(finer, contacts.nodes, in.up).lowest;
+        if (yaw) finerYaw = measureRootYaw(finer, in.up);
+    }
+    const Frames& reading = factor > 1 ? finer : frames;
+    const std::vector<double>* readingYaw = factor > 1 && yaw ? &finerYaw : yaw;
+
+    const ContactMotion motion = readContacts(reading, contacts, readingYaw, in.up, in.height);
+    StanceTravel stance = babylon ? measureLowestTravel(motion)
+                                  : measureStanceTravel(reading, motion, in.height, in.clip.start);
+    const int intervals = reading.count - 1;
+    Travel travel;
+    travel.translation.assign(frames.count, glm::dvec3(0.0));
+    glm::dvec3 travelled(0.0), heading(0.0);
+    double pathLength = 0.0;
+    for (int i = 1; i <= intervals; ++i) {
+        heading += stance.steps[i - 1];
+        pathLength += glm::length(stance.steps[i - 1]);
+        travelled += rotateAboutUp(stance.steps[i - 1], readingYaw ? (*readingYaw)[i] : 0.0, in.up);
+        if (i % factor == 0) travel.translation[i / factor] = travelled;
+    }
+    const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
+    const double distance = glm::length(travelled);
+    if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
+        reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
+                  num(straightness, 3) + " (minimum " + num(kMinimumStraightness, 2) + ")";
+        return out;
+    }
+    if (distance > 0.0) travel.direction = travelled / distance;
+    if (!yaw) {
+        // Straight: only the travel along the direction, as for root travel.
+        if (!in.options.extractLateralMotion) {
+            const double snap = in.options.directionSnapAngle >= 0.0 ? in.options.directionSnapAngle : kDeducedSnapAngle;
+            travel.direction = snapDirection(travel.direction, in.up, snap);
+        }
+        for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);
+    }
+    out.contacts = contacts.nodes;
+    out.evidence = std::move(stance.evidence);
+    for (size_t c = 0; c < contacts.nodes.size(); ++c)
+        out.planting.push_back(plantedIntervals(frames, contacts.nodes[c],
+                                                contacts.lowest[c] + kStrictPlantedBand * in.height, in.up));
+    reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3) +
+              "; " + describeEvidence(in.rig, out.contacts, out.evidence);
+    out.reading.travel = std::move(travel);
+    return out;
+}
+
+}  // namespace rootbake::core

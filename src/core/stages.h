@@ -1,0 +1,127 @@
+// Internal to the core: the stages analyzeClip composes (docs/analysis.md). Each is a
+// free function that reads a StageInput and returns a small result with its part of
+// the reason line; none of them reads a file or prints.
+#pragma once
+
+#include "contacts.h"
+#include "frames.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rootbake::core {
+
+// Node positions the frames of one clip may keep: maxSamples x this (2^25, 768 MiB, by default).
+constexpr int kNodeSamplesPerSample = 8;
+
+// A number for a reason line: locale-independent, `digits` significant digits.
+std::string num(double value, int digits = 4);
+
+// Finite keys can still compose to huge or infinite positions (scales of 1e30 in a
+// chain): refused, so every number the analysis derives stays finite.
+Status checkFinite(const Rig& rig, const Frames& frames);
+
+struct NodeChannels {
+    const Channel* translation = nullptr;
+    const Channel* rotation = nullptr;
+};
+NodeChannels channelsOf(const Clip& clip, int node);
+
+// What every stage after sampling reads: the clip, its frames and its frame of reference.
+struct StageInput {
+    const Rig& rig;
+    const Clip& clip;
+    const Options& options;
+    const Frames& frames;
+    int root = -1;       // -1: the clip animates no position
+    int character = -1;  // -1: scene space
+    glm::dvec3 up{0.0, 1.0, 0.0};
+    double height = 0.0;    // the character's, scene units (0: none)
+    double duration = 0.0;  // s
+};
+
+// ---- the root (root.cpp) ------------------------------------------------------
+
+// Animated nodes in the order the clip first names them.
+std::vector<int> animatedNodes(const Rig& rig, const Clip& clip);
+// Per node, how many animated nodes are below it.
+std::vector<int> animatedDescendantCounts(const Rig& rig, const std::vector<int>& animated);
+bool isDescendant(const Rig& rig, int node, int ancestor);
+
+struct RootChoice {
+    int root = -1;
+    std::string reason;
+};
+// The root named in the options, else findRoot's.
+Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& options,
+                              const std::vector<int>& animated);
+
+// The character node named in the options (an unanimated ancestor of anchor), else -1.
+Result<int> chooseCharacter(const Rig& rig, const Clip& clip, const Options& options, int anchor);
+
+// Vertical extent, at the first frame, of the base and the joints under it.
+double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up);
+
+// ---- the turn (turn.cpp) ------------------------------------------------------
+
+// Turn about up at every frame relative to the first, unwrapped.
+std::vector<double> measureRootYaw(const Frames& frames, const glm::dvec3& up);
+
+struct Turn {
+    std::vector<double> yaw;  // per frame; empty: no turn is extracted
+    std::string reason;
+};
+// The root's turn, when the options ask for it or it reaches minimumTurn.
+Turn measureTurn(const StageInput& in);
+
+// ---- travel (travel.cpp) ------------------------------------------------------
+
+struct Travel {
+    std::vector<glm::dvec3> translation;  // per frame, character space, from 0
+    glm::dvec3 direction{0.0, 0.0, 1.0};
+    glm::dvec3 lateralDrift{0.0};  // sideways travel a direction snap leaves
+};
+
+// The direction snapped onto the nearest horizontal axis within `angle` (rad).
+glm::dvec3 snapDirection(const glm::dvec3& direction, const glm::dvec3& up, double angle);
+
+// The travel taken from the root at a pose: with a turn, every horizontal move (the
+// direction turns with the character); without, the part along the direction of travel
+// (every horizontal part with `lateral`), so sway stays in the pose.
+glm::dvec3 travelAt(const glm::dvec3& position, const glm::dvec3& start, double yaw, bool turning,
+                    const glm::dvec3& direction, const glm::dvec3& up, bool lateral);
+
+struct TravelReading {
+    std::optional<Travel> travel;  // none: not enough travel (unless forced)
+    std::string reason;
+};
+// The root's own travel (source root). yaw may be null.
+TravelReading measureRootTravel(const StageInput& in, const std::vector<double>* yaw, double minimumTravel,
+                                bool forced);
+
+// ---- contact travel (contact_travel.cpp) --------------------------------------
+
+struct ContactReading {
+    TravelReading reading;
+    std::vector<int> contacts;  // set with a travel only
+    ContactEvidence evidence;
+    std::vector<ContactPlanting> planting;
+};
+// The travel deduced from the contacts (source footContact): the contacts named in the
+// options or found, read at kContactReadingRate or finer. yaw may be null.
+Result<ContactReading> measureContactTravel(const StageInput& in, const std::vector<double>* yaw,
+                                            double minimumTravel, bool forced);
+
+// ---- the track (track.cpp) ----------------------------------------------------
+
+// Samples for a track that lands on every one of the root's keys, else `fallback`.
+int keyAlignedSampleCount(const NodeChannels& root, double from, double to, double rate, int fallback,
+                          double limit);
+
+// ---- warnings (warnings.cpp) --------------------------------------------------
+
+// What an animator should look at although the analysis went through.
+void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels);
+
+}  // namespace rootbake::core
