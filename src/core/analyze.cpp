@@ -121,6 +121,107 @@ RootTrack measureRootTrack(const Rig& rig, const Clip& clip, const Options& opti
     return track;
 }
 
+// The travel: the root's own, else the one its contacts deduce (the whole rig posed for
+// them first when only the root's chain was). Sets the source and what goes with it.
+Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, Frames& frames, bool rootFirst,
+                                                  const std::vector<double>* turning, double minimumTravel,
+                                                  ClipAnalysis& out) {
+    const Options& options = in.options;
+    if (options.forceNoMotion) return std::optional<core::Travel>{};
+    if (options.forceSource != Source::FootContact && core::channelsOf(in.clip, out.root).translation) {
+        core::TravelReading reading =
+            core::measureRootTravel(in, turning, minimumTravel, options.forceSource == Source::Root);
+        out.reason += "; " + reading.reason;
+        if (reading.travel) {
+            out.source = Source::Root;
+            out.removesRootTravel = true;
+            return std::move(reading.travel);
+        }
+    }
+    if (options.forceSource == Source::Root) return std::optional<core::Travel>{};
+    if (rootFirst) {
+        frames = core::sampleFrames(in.rig, in.clip, out.from, out.to, frames.count - 1, out.character, out.root);
+        if (Status s = core::checkFinite(in.rig, frames); !s) return s.error();
+    }
+    auto contact = core::measureContactTravel(in, turning, minimumTravel, options.forceSource == Source::FootContact);
+    if (!contact) return contact.error();
+    out.reason += "; " + contact->reading.reason;
+    if (contact->reading.travel) {
+        out.source = Source::FootContact;
+        out.contacts = std::move(contact->contacts);
+        out.evidence = std::move(contact->evidence);
+        out.planting = std::move(contact->planting);
+    }
+    return std::move(contact->reading.travel);
+}
+
+// A turn that is not in the root's travel turns the character about the root's starting
+// point, so a root off the character's axis does not swing at every loop; a turn with no
+// travel at all is a turn on the spot, whose travel is the pivot's chord.
+void turnAboutRootStart(std::optional<std::vector<glm::dvec3>>& translation, const std::vector<double>& yaw,
+                        const Options& options, ClipAnalysis& out) {
+    if (!translation) {
+        // The root keeps its travel and sway, only the turn is taken out.
+        translation.emplace(yaw.size(), glm::dvec3(0.0));
+        out.source = Source::Root;
+        out.reason += "; source root: a turn on the spot";
+    }
+    if (out.removesRootTravel) return;
+    for (size_t i = 0; i < yaw.size(); ++i)
+        (*translation)[i] += core::travelAt(out.rootStart, out.rootStart, yaw[i], true, out.travelDirection,
+                                            out.upAxis, options.extractLateralMotion);
+    out.pivots = true;
+    // Babylon keeps whatever direction a rejected contact measurement left behind, which
+    // can make the speed of a clip that does not travel negative.
+    const glm::dvec3 chord = horizontal(translation->back(), out.upAxis);
+    if (out.source == Source::Root && glm::length(chord) > 0.0) out.travelDirection = glm::normalize(chord);
+}
+
+// The motion track, the stride and the speeds. A root whose keys are rewritten has its
+// track sampled on its keys, so that the track and the in-place keys give the source root
+// back exactly at every key (between samples a runtime interpolates the track linearly).
+// Stride and turn are the same on either count; a contact measurement keeps Babylon's
+// samples, which it matches.
+void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const Frames& frames,
+               const SamplePlan& plan, std::optional<std::vector<glm::dvec3>> translation, std::vector<double> yaw,
+               ClipAnalysis& out) {
+    const bool turning = !yaw.empty();
+    const Frames* trackFrames = &frames;
+    RootTrack keyTrack;
+    const bool rewritesRoot = out.removesRootTravel || (out.pivots && out.source == Source::Root);
+    const int keyAlignedSamples =
+        rewritesRoot ? core::keyAlignedSampleCount(core::channelsOf(clip, out.root), out.from, out.to,
+                                                   options.samplesPerSecond, plan.samples,
+                                                   std::min(plan.sampleLimit, plan.nodeSampleLimit / rig.size() - 1.0))
+                     : plan.samples;
+    if (translation && rewritesRoot && keyAlignedSamples != plan.samples) {
+        keyTrack = measureRootTrack(rig, clip, options, out, keyAlignedSamples, turning);
+        translation = std::move(keyTrack.translation);
+        yaw = std::move(keyTrack.yaw);
+        trackFrames = &keyTrack.frames;
+    }
+    out.track.times.resize(trackFrames->count);
+    for (int i = 0; i < trackFrames->count; ++i) out.track.times[i] = trackFrames->time(i) - out.from;
+    if (translation) {
+        out.track.translation = std::move(*translation);
+        out.track.yaw = turning ? std::move(yaw) : std::vector<double>(trackFrames->count, 0.0);
+        out.stride = out.track.translation.back();
+        out.turn = out.track.yaw.back();
+    } else {
+        out.source = Source::None;
+        out.extractsRotation = false;
+        out.travelDirection = {0, 0, 1};
+        out.lateralDrift = glm::dvec3(0.0);
+        out.track.translation.assign(trackFrames->count, glm::dvec3(0.0));
+        out.track.yaw.assign(trackFrames->count, 0.0);
+        if (!options.forceNoMotion) out.reason += "; source none: no travel and no turn";
+    }
+    if (out.source != Source::FootContact) out.contacts.clear();
+    out.strideLength = glm::dot(out.stride, out.travelDirection);
+    out.averageSpeed = out.duration > 0.0 ? out.strideLength / out.duration : 0.0;
+    out.averageAngularSpeed = out.duration > 0.0 ? out.turn / out.duration : 0.0;
+}
+
 }  // namespace
 
 const char* contactRuleName(ContactRule rule) { return rule == ContactRule::Babylon ? "babylon" : "stance"; }
@@ -167,128 +268,44 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     out.duration = out.to - out.from;
     auto plan = planSamples(rig, options, out.duration, out.root, rootChannels);
     if (!plan) return plan.error();
-    const int samples = plan->samples;
 
     // A clip whose travel may be in the root's keys needs the root's chain at every sample,
     // and the whole rig only at its first and last frames (the height, the loop): the rest
     // of the rig is posed at every sample only if the contacts are measured after all.
     const bool rootFirst = out.root >= 0 && rootChannels.translation && options.forceSource != Source::FootContact &&
                            !options.forceNoMotion;
-    Frames frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root, rootFirst);
+    Frames frames = core::sampleFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, rootFirst);
     const Frames ends =
         rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
     if (Status s = core::checkFinite(rig, frames); !s) return s.error();
     if (Status s = core::checkFinite(rig, ends); !s) return s.error();
-
     out.characterHeight =
         core::measureHeight(rig, rootFirst ? ends : frames, out.root >= 0 ? out.root : out.character, up);
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
     const double minimumTravel = options.minimumTravel * (out.characterHeight > 0.0 ? out.characterHeight : 1.0);
-    // The stages read the frames by reference: resampled below, they see the new ones.
+    // The stages read the frames by reference: resampled by measureTravel, they see the new ones.
     const core::StageInput in{rig, clip, options, frames, out.root, out.character, up, out.characterHeight,
                               out.duration};
 
     if (options.forceNoMotion) out.reason += "; source none: forced";
     core::Turn turn = core::measureTurn(in);
     if (!turn.reason.empty()) out.reason += "; " + turn.reason;
-    std::vector<double>& yaw = turn.yaw;
-    const std::vector<double>* turning = yaw.empty() ? nullptr : &yaw;
+    const std::vector<double>* turning = turn.yaw.empty() ? nullptr : &turn.yaw;
     out.extractsRotation = turning != nullptr;
 
-    std::optional<core::Travel> travel;
-    if (options.forceSource != Source::FootContact && rootChannels.translation && !options.forceNoMotion) {
-        core::TravelReading reading =
-            core::measureRootTravel(in, turning, minimumTravel, options.forceSource == Source::Root);
-        out.reason += "; " + reading.reason;
-        if (reading.travel) {
-            travel = std::move(reading.travel);
-            out.source = Source::Root;
-            out.removesRootTravel = true;
-        }
-    }
-    if (!travel && options.forceSource != Source::Root && !options.forceNoMotion) {
-        if (rootFirst) {  // the whole rig after all
-            frames = core::sampleFrames(rig, clip, out.from, out.to, samples, out.character, out.root);
-            if (Status s = core::checkFinite(rig, frames); !s) return s.error();
-        }
-        auto contact = core::measureContactTravel(in, turning, minimumTravel,
-                                                  options.forceSource == Source::FootContact);
-        if (!contact) return contact.error();
-        out.reason += "; " + contact->reading.reason;
-        if (contact->reading.travel) {
-            travel = std::move(contact->reading.travel);
-            out.source = Source::FootContact;
-            out.contacts = std::move(contact->contacts);
-            out.evidence = std::move(contact->evidence);
-            out.planting = std::move(contact->planting);
-        }
-    }
+    auto travel = measureTravel(in, frames, rootFirst, turning, minimumTravel, out);
+    if (!travel) return travel.error();
     std::optional<std::vector<glm::dvec3>> translation;
-    if (travel) {
-        out.travelDirection = travel->direction;
-        out.lateralDrift = travel->lateralDrift;
-        translation = std::move(travel->translation);
-    }
-    if (!translation && turning) {
-        // A turn on the spot: the root keeps its travel and sway, only the turn is taken out.
-        translation.emplace(frames.count, glm::dvec3(0.0));
-        out.source = Source::Root;
-        out.reason += "; source root: a turn on the spot";
+    if (*travel) {
+        out.travelDirection = (*travel)->direction;
+        out.lateralDrift = (*travel)->lateralDrift;
+        translation = std::move((*travel)->translation);
     }
     out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
-    if (translation && turning && !out.removesRootTravel) {
-        // A turn that is not in the root's travel turns the character about the root's
-        // starting point, so a root off the character's axis does not swing at every loop.
-        for (int i = 0; i < frames.count; ++i)
-            (*translation)[i] += core::travelAt(out.rootStart, out.rootStart, yaw[i], true, out.travelDirection, up,
-                                                options.extractLateralMotion);
-        out.pivots = true;
-        // The travel of a turn on the spot is the pivot's chord; Babylon keeps whatever
-        // direction a rejected contact measurement left behind, which can make the speed
-        // of a clip that does not travel negative.
-        const glm::dvec3 chord = horizontal(translation->back(), up);
-        if (out.source == Source::Root && glm::length(chord) > 0.0) out.travelDirection = glm::normalize(chord);
-    }
-
-    // A root whose keys are rewritten has its track sampled on its keys, so that the track
-    // and the in-place keys give the source root back exactly at every key (between
-    // samples a runtime interpolates the track linearly). Stride and turn are the same on
-    // either count; a contact measurement keeps Babylon's samples, which it matches.
-    const Frames* trackFrames = &frames;
-    RootTrack keyTrack;
-    const bool rewritesRoot = out.removesRootTravel || (out.pivots && out.source == Source::Root);
-    const int keyAlignedSamples =
-        rewritesRoot ? core::keyAlignedSampleCount(rootChannels, out.from, out.to, options.samplesPerSecond, samples,
-                                                   std::min(plan->sampleLimit, plan->nodeSampleLimit / rig.size() - 1.0))
-                     : samples;
-    if (translation && rewritesRoot && keyAlignedSamples != samples) {
-        keyTrack = measureRootTrack(rig, clip, options, out, keyAlignedSamples, turning != nullptr);
-        translation = std::move(keyTrack.translation);
-        if (turning) yaw = std::move(keyTrack.yaw);
-        trackFrames = &keyTrack.frames;
-    }
-    out.track.times.resize(trackFrames->count);
-    for (int i = 0; i < trackFrames->count; ++i) out.track.times[i] = trackFrames->time(i) - out.from;
-    if (translation) {
-        out.track.translation = std::move(*translation);
-        out.track.yaw = turning ? yaw : std::vector<double>(trackFrames->count, 0.0);
-        out.stride = out.track.translation.back();
-        out.turn = out.track.yaw.back();
-    } else {
-        out.source = Source::None;
-        out.extractsRotation = false;
-        out.travelDirection = {0, 0, 1};
-        out.lateralDrift = glm::dvec3(0.0);
-        out.track.translation.assign(trackFrames->count, glm::dvec3(0.0));
-        out.track.yaw.assign(trackFrames->count, 0.0);
-        if (!options.forceNoMotion) out.reason += "; source none: no travel and no turn";
-    }
-    if (out.source != Source::FootContact) out.contacts.clear();
-    out.strideLength = glm::dot(out.stride, out.travelDirection);
-    out.averageSpeed = out.duration > 0.0 ? out.strideLength / out.duration : 0.0;
-    out.averageAngularSpeed = out.duration > 0.0 ? out.turn / out.duration : 0.0;
+    if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
+    fillTrack(rig, clip, options, frames, *plan, std::move(translation), std::move(turn.yaw), out);
     core::addWarnings(out, options, rootChannels);
     return out;
 }
