@@ -4,6 +4,8 @@
 // on its foothold at every key. Derivations and numbers: samples/README.md.
 #include "biped.h"
 
+#include "gltf/base64.h"
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 #include <nlohmann/json.hpp>
@@ -708,22 +710,6 @@ Json makeBenchMesh(Document& doc, std::uint64_t bytes) {
                {"mode", 0}}}}};
 }
 
-std::string base64(const std::vector<std::uint8_t>& bytes) {
-    static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-        std::uint32_t v = static_cast<std::uint32_t>(bytes[i]) << 16;
-        if (n > 1) v |= static_cast<std::uint32_t>(bytes[i + 1]) << 8;
-        if (n > 2) v |= bytes[i + 2];
-        out += kAlphabet[(v >> 18) & 63];
-        out += kAlphabet[(v >> 12) & 63];
-        out += n > 1 ? kAlphabet[(v >> 6) & 63] : '=';
-        out += n > 2 ? kAlphabet[v & 63] : '=';
-    }
-    return out;
-}
 
 std::string withBufferUri(const Biped& biped, const std::string& uri) {
     Json doc = Json::parse(biped.json);
@@ -839,7 +825,7 @@ std::vector<std::uint8_t> toGlb(const Biped& biped) {
 }
 
 std::string toGltfWithDataUri(const Biped& biped) {
-    return withBufferUri(biped, "data:application/octet-stream;base64," + base64(biped.bin));
+    return withBufferUri(biped, "data:application/octet-stream;base64," + encodeBase64(biped.bin));
 }
 
 std::string toGltfWithBin(const Biped& biped, const std::string& binFileName) {

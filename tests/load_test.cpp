@@ -345,3 +345,23 @@ TEST_CASE("load: every error names the file") {
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().message == "no/such/file.glb: file not found");
 }
+
+TEST_CASE("base64: the RFC 4648 test vectors, both ways, and what strict decoding refuses") {
+    const std::pair<const char*, const char*> vectors[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                                                           {"foo", "Zm9v"},  {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+                                                           {"foobar", "Zm9vYmFy"}};
+    for (const auto& [plain, encoded] : vectors) {
+        CAPTURE(plain);
+        const std::string text = plain;
+        const std::vector<std::uint8_t> bytes(text.begin(), text.end());
+        CHECK(encodeBase64(bytes) == encoded);
+        std::vector<std::uint8_t> decoded;
+        CHECK_FALSE(decodeBase64(encoded, decoded));
+        CHECK(decoded == bytes);
+    }
+    std::vector<std::uint8_t> out;
+    CHECK(decodeBase64("Zm=v", out)->kind == Base64Error::Kind::Character);  // "=" only at the end
+    CHECK(decodeBase64("Zm9vY", out)->kind == Base64Error::Kind::Length);
+    CHECK(decodeBase64("Zm9vYg=", out)->kind == Base64Error::Kind::Padding);
+    CHECK(decodeBase64("Zm*v", out)->at == 2);
+}

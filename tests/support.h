@@ -1,6 +1,8 @@
 // Shared test helpers: where the corpus is, and how to skip when it is absent.
 #pragma once
 
+#include "gltf/base64.h"
+
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -26,20 +28,8 @@ inline std::optional<std::filesystem::path> sharedDir() {
     return std::nullopt;
 }
 
-// Standard base64 (RFC 4648), for data: URIs built in tests.
-inline std::string base64(const std::vector<std::uint8_t>& bytes) {
-    static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::uint32_t b = (bytes[i] << 16) | (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0) |
-                                (i + 2 < bytes.size() ? bytes[i + 2] : 0);
-        out += digits[(b >> 18) & 63];
-        out += digits[(b >> 12) & 63];
-        out += i + 1 < bytes.size() ? digits[(b >> 6) & 63] : '=';
-        out += i + 2 < bytes.size() ? digits[b & 63] : '=';
-    }
-    return out;
-}
+// Standard base64, for data: URIs built in tests.
+inline std::string base64(const std::vector<std::uint8_t>& bytes) { return rootbake::encodeBase64(bytes); }
 
 // A fresh folder under the system's temp folder, removed (made writable first) at the end.
 struct TempDir {

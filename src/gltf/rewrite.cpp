@@ -9,6 +9,7 @@
 // No array is reindexed (an unknown extension may hold indices), except buffers
 // when a .gltf's buffers are merged into a GLB's single BIN chunk.
 #include "gltf/rewrite.h"
+#include "gltf/base64.h"
 #include "gltf/internal.h"
 
 #include <algorithm>
@@ -170,27 +171,13 @@ std::uint64_t align4(std::uint64_t n) {
     return (n + 3) / 4 * 4;
 }
 
-std::string base64(std::span<const std::uint8_t> bytes) {
-    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-        std::uint32_t v = std::uint32_t(bytes[i]) << 16;
-        if (n > 1) v |= std::uint32_t(bytes[i + 1]) << 8;
-        if (n > 2) v |= bytes[i + 2];
-        for (std::size_t k = 0; k < 4; ++k) out += k <= n ? alphabet[(v >> (18 - 6 * k)) & 63] : '=';
-    }
-    return out;
-}
-
 // The data: URI header kept when it was base64, else the generic one.
 std::string dataUri(const std::string& old, std::span<const std::uint8_t> bytes) {
     const std::size_t comma = old.find(',');
     std::string header = old.substr(0, comma == std::string::npos ? 0 : comma + 1);
     if (header.size() < 8 || header.compare(header.size() - 8, 8, ";base64,") != 0)
         header = "data:application/octet-stream;base64,";
-    return header + base64(bytes);
+    return header + encodeBase64(bytes);
 }
 
 // Image media types by file extension, for embedding in a GLB.

@@ -1,6 +1,7 @@
 // data: URIs and files beside the asset. The folder is a security boundary: a
 // URI is read only when it is relative, stays inside the folder after
 // normalisation and after resolving symlinks, and names a regular file.
+#include "gltf/base64.h"
 #include "gltf/internal.h"
 
 #include <fstream>
@@ -39,15 +40,6 @@ bool hasScheme(std::string_view uri) {
         if (!isAlpha(c) && !isDigit(c) && c != '+' && c != '-' && c != '.') return false;
     }
     return false;
-}
-
-int base64Value(char c) {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
 }
 
 int hexValue(char c) {
@@ -110,27 +102,14 @@ Status decodeDataUri(std::string_view uri, const Where& at, std::vector<std::uin
         return Ok{};
     }
 
-    // Strict base64: the standard alphabet, '=' padding only at the end.
-    std::size_t n = payload.size();
-    std::size_t padding = 0;
-    while (n > 0 && payload[n - 1] == '=' && padding < 2) --n, ++padding;
-    if ((n + padding) % 4 != 0 && padding != 0) return fail(at, "data: URI has malformed base64 padding");
-    if (n % 4 == 1)
-        return fail(at, "data: URI base64 length is impossible (" + std::to_string(n) + " characters)");
     out.clear();
-    out.reserve(n / 4 * 3 + 2);
-    std::uint32_t bits = 0;
-    int held = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const int v = base64Value(payload[i]);
-        if (v < 0)
-            return fail(at,
-                        "data: URI has a non-base64 character at offset " + std::to_string(comma + 1 + i));
-        bits = (bits << 6) | static_cast<std::uint32_t>(v);
-        held += 6;
-        if (held >= 8) {
-            held -= 8;
-            out.push_back(static_cast<std::uint8_t>(bits >> held));
+    if (auto bad = decodeBase64(payload, out)) {
+        switch (bad->kind) {
+            case Base64Error::Kind::Padding: return fail(at, "data: URI has malformed base64 padding");
+            case Base64Error::Kind::Length:
+                return fail(at, "data: URI base64 length is impossible (" + std::to_string(bad->at) + " characters)");
+            case Base64Error::Kind::Character:
+                return fail(at, "data: URI has a non-base64 character at offset " + std::to_string(comma + 1 + bad->at));
         }
     }
     return Ok{};
