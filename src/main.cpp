@@ -98,7 +98,7 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
     if (analysis) {
         cmd.add_flag("-v,--verbose", c.verbose, "Print each decision's reason");
         cmd.add_option("--config", c.config, "Settings file; default: the nearest rootbake.json");
-        cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap=F,no-root,warnings (exit 4)");
+        cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap[=F],no-root,warnings (exit 4)");
         addAnalysisOptions(cmd, c.analysis);
     }
     if (parallel) cmd.add_option("-j,--jobs", c.jobs, "Assets in parallel (default: the machine's cores)");

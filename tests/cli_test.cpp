@@ -254,6 +254,13 @@ TEST_CASE("cli: --fail-on gates fail the run with one line per clip, and pass wh
         CHECK(fs::exists(a.dir.path / "out" / "walker.glb"));  // a gate does not hold the outputs back
         CHECK(runExeSplit("inspect " + walker + " --fail-on loop-gap=0.8").code == 0);
     }
+    SUBCASE("loop-gap without a value: the default the report flags, 0.02 of the height") {
+        const SplitExit e = runExeSplit("inspect " + walker + " --fail-on loop-gap");
+        CHECK(e.code == 4);
+        CHECK(contains(e.err, "\"walk\": loop-gap: the loop seam is 0.761 of the height (1.2 units), above 0.02"));
+        fs::remove(a.root / "rootbake.json");  // baked in place, every clip of the biped loops
+        CHECK(runExeSplit("inspect " + walker + " --fail-on loop-gap").code == 0);
+    }
     SUBCASE("no-root: a clip that animates no position") {
         const fs::path weights = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions" / "weights-only-clip.gltf";
         const SplitExit e = runExeSplit("inspect " + q(weights) + " --fail-on no-root");

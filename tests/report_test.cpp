@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include <sys/wait.h>
@@ -172,8 +173,59 @@ void requireGoodPage(const std::string& html, const std::string& what) {
         CHECK_MESSAGE(html.find(banned) == std::string::npos, banned);
 }
 
-// Each clip's section holds its three pictures (four when it turns) and the
-// figures as the table prints them, from an analysis made here.
+// Every element <tag class="cls" ...>...</tag> of the page (no nesting of the same tag).
+std::vector<std::string> elements(const std::string& html, const std::string& tag, const std::string& cls) {
+    std::vector<std::string> out;
+    const std::string start = "<" + tag + " class=\"" + cls + "\"", end = "</" + tag + ">";
+    for (std::size_t at = html.find(start); at != std::string::npos; at = html.find(start, at + 1)) {
+        const std::size_t to = html.find(end, at);
+        if (to == std::string::npos) break;
+        out.push_back(html.substr(at, to + end.size() - at));
+    }
+    return out;
+}
+
+// The text of some markup: tags left out, each replaced by a space.
+std::string textOf(const std::string& markup) {
+    std::string out;
+    bool inTag = false;
+    for (char c : markup) {
+        if (c == '<') inTag = true;
+        if (!inTag) out += c;
+        if (c == '>') inTag = false, out += ' ';
+    }
+    return out;
+}
+
+// The page's one precision rule, on every figure of the clip list and the figures tables:
+// three decimals for m, m/s and s, one for degrees and percentages, never an exponent.
+void requireOnePrecision(const std::string& html) {
+    const std::string deg = "\u00B0";
+    static const std::regex figure(R"((^|[^\w.\-])(-?\d+(\.\d+)?)(e[-+]?\d+)? ?(m/s|m|s|)" + deg + "/s|" + deg +
+                                   R"(|%)(?![\w/]))");
+    std::vector<std::string> parts = elements(html, "table", "figures");
+    for (const std::string& t : elements(html, "table", "jump")) parts.push_back(t);
+    for (const std::string& p : elements(html, "p", "still")) parts.push_back(p);
+    if (parts.empty()) return;  // an asset without animations
+    int figures = 0;
+    for (const std::string& part : parts) {
+        const std::string text = textOf(part);
+        for (auto m = std::sregex_iterator(text.begin(), text.end(), figure); m != std::sregex_iterator(); ++m) {
+            const std::string number = (*m)[2], unit = (*m)[5];
+            CAPTURE(number + " " + unit);
+            CHECK((*m)[4].length() == 0);  // no exponent
+            const std::size_t decimals = (*m)[3].length() > 0 ? (*m)[3].length() - 1 : 0;
+            const bool fine = unit == "m" || unit == "m/s" || unit == "s" ? decimals == 3 : decimals == 1;
+            CHECK(fine);
+            ++figures;
+        }
+    }
+    CHECK(figures > 0);
+}
+
+// Each clip's section holds its pictures (a moving clip's speed, a turning
+// clip's turn, a clip with contacts its timeline) and the figures as the
+// table prints them, from an analysis made here.
 void requireClipSections(const std::string& html, int asset, const Asset& input,
                          const std::vector<report::ClipReport>& clips) {
     REQUIRE(clips.size() == input.clips.size());
@@ -184,16 +236,21 @@ void requireClipSections(const std::string& html, int asset, const Asset& input,
         REQUIRE(!section.empty());
         auto a = analyzeClip(input.rig, clip, {});
         REQUIRE(a.ok());
+        const bool moves = a->source != Source::None;
         CHECK(countOf(section, "<svg class=\"topview\"") == 1);
-        CHECK(countOf(section, "<svg class=\"timeline\"") == 1);
-        CHECK(countOf(section, "<svg class=\"speed\"") == 1);
+        CHECK(countOf(section, "<svg class=\"timeline\"") == (a->contacts.empty() ? 0u : 1u));
+        CHECK(countOf(section, "<svg class=\"speed\"") == (moves ? 1u : 0u));
         CHECK(countOf(section, "<svg class=\"turn\"") == (a->extractsRotation ? 1u : 0u));
-        CHECK(section.find("<th>Stride</th><td>" + report::formatNumber(a->strideLength, report::kLengthResolution) + " m</td>") !=
+        CHECK((section.find("<th>Stride</th><td>" + report::formatFixed(a->strideLength, report::kLengthDecimals) +
+                            " m</td>") != std::string::npos) == moves);
+        CHECK((section.find("<th>Average speed</th><td>" + report::formatFixed(a->averageSpeed, report::kLengthDecimals) +
+                            " m/s</td>") != std::string::npos) == moves);
+        CHECK(section.find("<th>Duration</th><td>" + report::formatFixed(a->duration, report::kTimeDecimals) + " s") !=
               std::string::npos);
-        CHECK(section.find("<th>Average speed</th><td>" + report::formatNumber(a->averageSpeed, report::kLengthResolution) +
-                                  " m/s</td>") !=
-              std::string::npos);
-        CHECK(section.find("<th>Duration</th><td>" + report::formatNumber(a->duration) + " s") != std::string::npos);
+        // A seam flag exactly where the seam is above the loop-gap default.
+        CHECK((section.find("seam-flag") != std::string::npos) == (clips[c].loop.positionFraction > kLoopGapDefault));
+        // The contact evidence row, for a clip whose travel the feet bear out.
+        CHECK((section.find("<th>Contact evidence</th>") != std::string::npos) == (a->source == Source::FootContact));
         CHECK(section.find("<span class=\"badge\">" + std::string(sourceName(a->source)) + "</span>") !=
               std::string::npos);
         CHECK(countOf(section, "<li>") >= 1);  // the decisions
@@ -259,14 +316,19 @@ TEST_CASE("report: the markup checker accepts good pages and refuses broken ones
     }
 }
 
-TEST_CASE("report: numbers print in the C locale with four significant digits") {
-    CHECK(report::formatNumber(1.2) == "1.2");
-    CHECK(report::formatNumber(1.1693944) == "1.169");
-    CHECK(report::formatNumber(-0.0) == "0");
-    CHECK(report::formatNumber(45.000000001) == "45");
-    CHECK(report::formatNumber(0.000123456) == "0.0001235");
-    CHECK(report::formatNumber(14488.1) == "14488");
-    CHECK(report::formatNumber(3.2e-8) == "3.2e-08");
+TEST_CASE("report: numbers print in the C locale with the decimals of their unit") {
+    CHECK(report::formatFixed(1.2, 3) == "1.200");
+    CHECK(report::formatFixed(1.1693944, 3) == "1.169");
+    CHECK(report::formatFixed(-0.0, 3) == "0.000");
+    CHECK(report::formatFixed(-0.0004, 3) == "0.000");  // no "-0.000"
+    CHECK(report::formatFixed(-0.0006, 3) == "-0.001");
+    CHECK(report::formatFixed(45.000000001, 1) == "45.0");
+    CHECK(report::formatFixed(14488.1, 3) == "14488.100");
+    CHECK(report::formatFixed(3.2e-8, 3) == "0.000");  // never an exponent
+    CHECK(report::formatFixed(1e20, 1) == "100000000000000000000.0");
+    CHECK(report::formatTick(0.30000000000000004, 0.1) == "0.3");
+    CHECK(report::formatTick(0.15, 0.05) == "0.15");
+    CHECK(report::formatTick(40, 20) == "40");
     CHECK(report::escapeHtml("<a & \"b\" 'c'>") == "&lt;a &amp; &quot;b&quot; &#39;c&#39;&gt;");
 }
 
@@ -276,6 +338,7 @@ TEST_CASE("report: the biped's page is well-formed and each clip's section holds
     const std::string html = report::writeReport({{"biped.glb", bipedClips()}}, {});
     requireGoodPage(html, "biped.glb");
     requireClipSections(html, 0, biped(), bipedClips());
+    requireOnePrecision(html);
     CHECK(countOf(html, "<section class=\"asset\"") == 1);
 
     // Closed-form figures (samples/README.md), as the table prints them.
@@ -284,15 +347,16 @@ TEST_CASE("report: the biped's page is well-formed and each clip's section holds
             if (c.name == name) return clipSection(html, report::clipSectionId(0, c.gltfIndex));
         return std::string();
     };
-    CHECK(section("walk").find("<th>Stride</th><td>1.2 m</td>") != std::string::npos);
-    CHECK(section("walk").find("<th>Average speed</th><td>1.2 m/s</td>") != std::string::npos);
-    CHECK(section("strafe").find("<th>Stride</th><td>0.5 m</td>") != std::string::npos);
-    CHECK(section("turn_walk").find("<th>Turn</th><td>45\u00B0 per cycle, extracted</td>") != std::string::npos);
-    CHECK(section("turn_spot").find("<th>Turn</th><td>90\u00B0 per cycle, extracted</td>") != std::string::npos);
+    CHECK(section("walk").find("<th>Stride</th><td>1.200 m</td>") != std::string::npos);
+    CHECK(section("walk").find("<th>Average speed</th><td>1.200 m/s</td>") != std::string::npos);
+    CHECK(section("walk").find("<th>Direction of travel</th><td>+Z</td>") != std::string::npos);
+    CHECK(section("strafe").find("<th>Stride</th><td>0.500 m</td>") != std::string::npos);
+    CHECK(section("turn_walk").find("<th>Turn</th><td>45.0\u00B0 per cycle, extracted</td>") != std::string::npos);
+    CHECK(section("turn_spot").find("<th>Turn</th><td>90.0\u00B0 per cycle, extracted</td>") != std::string::npos);
     CHECK(section("idle").find("<span class=\"badge\">none</span>") != std::string::npos);
 
-    // The gait: both toes have lanes in every clip; only the run has a flight.
-    for (const std::string name : {"walk", "walk_inplace", "run_inplace", "turn_walk", "strafe", "idle"}) {
+    // The gait, in the clips whose travel comes from the feet: both toes have lanes; only the run has a flight.
+    for (const std::string name : {"walk_inplace", "run_inplace"}) {
         CAPTURE(name);
         const std::string s = section(name.c_str());
         CHECK(s.find(">LeftToe</text>") != std::string::npos);
@@ -310,9 +374,10 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
     const report::ClipReport& walk = bipedClip("walk");
     CHECK(horizontalExtent(walk.sourceRootPath) == doctest::Approx(1.2).epsilon(0.01));
     CHECK(horizontalExtent(walk.bakedRootPath) < 0.1);
-    CHECK(!walk.lanesFromAnalysis);  // a root clip: lanes from a contact-only analysis
+    CHECK(walk.lanes.empty());  // a root clip: the analysis read no contacts
+    CHECK(walk.marks.empty());
     // Footholds as the baked walk plays with its motion (samples/README.md: toe = ankle + 0.14 along +Z).
-    for (const std::string name : {"walk", "walk_inplace"}) {
+    for (const std::string name : {"walk_inplace"}) {
         const report::ClipReport& c = bipedClip(name);
         CAPTURE(name);
         auto mark = [&](const std::string& lane, double from, double to) {
@@ -338,8 +403,6 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
     }
     // Where the intervals match the closed form, a planted toe stays put (<= 3.7 mm for the run).
     for (const report::PlantedMark& m : bipedClip("run_inplace").marks) CHECK(m.slip < 0.004);
-    for (const report::PlantedMark& m : bipedClip("idle").marks) CHECK(m.slip < 0.001);
-    CHECK(bipedClip("walk_inplace").lanesFromAnalysis);
     // Turn on the spot: the root stays at the origin in both clips.
     CHECK(horizontalExtent(bipedClip("turn_spot").bakedRootPath) < 0.05);
 }
@@ -356,6 +419,129 @@ TEST_CASE("report: the same descriptions give the same bytes; names are escaped"
     CHECK(html.find("&lt;walk &amp; &quot;run&quot;&gt;") != std::string::npos);
     CHECK(html.find("a&amp;b &lt;c&gt;.glb") != std::string::npos);
     CHECK(html.find("<walk") == std::string::npos);
+}
+
+// ---- what an animator reads first (issue 18, item 14) ------------------------------------
+
+namespace {
+
+// Where a clip's section starts in the page; npos when it has none.
+std::size_t sectionAt(const std::string& html, int asset, const report::ClipReport& c) {
+    return html.find("<section class=\"clip\" id=\"" + report::clipSectionId(asset, c.animationIndex) + "\">");
+}
+
+std::string linkTo(int asset, const report::ClipReport& c) {
+    return "<a href=\"#" + report::clipSectionId(asset, c.animationIndex) + "\">";
+}
+
+}  // namespace
+
+TEST_CASE("report: the clips that move come first; idle and pose clips are folded into a short list") {
+    // The idle first in the file, as in Xbot.glb (agree, headShake, idle, run, ...).
+    const std::vector<report::ClipReport> clips = {bipedClip("idle"), bipedClip("walk"), bipedClip("turn_spot"),
+                                                   bipedClip("walk_inplace")};
+    const std::string html = report::writeReport({{"biped.glb", clips}}, {});
+    requireGoodPage(html, "idle first");
+    const report::ClipReport& idle = clips[0];
+    REQUIRE(!report::movesCharacter(idle));
+    for (const report::ClipReport& c : clips) {
+        CAPTURE(c.name);
+        REQUIRE(sectionAt(html, 0, c) != std::string::npos);
+        if (report::movesCharacter(c)) CHECK(sectionAt(html, 0, c) < sectionAt(html, 0, idle));
+    }
+    // The list: a table row per moving clip, in file order; the idle in the short list after it.
+    const std::vector<std::string> tables = elements(html, "table", "jump"), still = elements(html, "p", "still");
+    REQUIRE(tables.size() == 1);
+    REQUIRE(still.size() == 1);
+    CHECK(tables[0].find(linkTo(0, idle)) == std::string::npos);
+    CHECK(still[0].find(linkTo(0, idle)) != std::string::npos);
+    CHECK(tables[0].find(linkTo(0, clips[1])) < tables[0].find(linkTo(0, clips[2])));
+    CHECK(tables[0].find(linkTo(0, clips[2])) < tables[0].find(linkTo(0, clips[3])));
+    for (std::size_t i = 1; i < clips.size(); ++i) CHECK(still[0].find(linkTo(0, clips[i])) == std::string::npos);
+    CHECK(html.find("<nav") < html.find(still[0]));
+    CHECK(html.find(still[0]) < html.find("</nav>"));
+    // An idle clip's section: no travel figures, no speed over time (its track is zero).
+    const std::string idleSection = clipSection(html, report::clipSectionId(0, idle.animationIndex));
+    CHECK(idleSection.find("<th>Stride</th>") == std::string::npos);
+    CHECK(idleSection.find("<svg class=\"speed\"") == std::string::npos);
+    CHECK(idleSection.find("<svg class=\"topview\"") != std::string::npos);
+
+    // An asset with only moving clips has no short list; one with none, no table.
+    CHECK(elements(report::writeReport({{"walk.glb", {bipedClip("walk")}}}, {}), "p", "still").empty());
+    const std::string idleOnly = report::writeReport({{"idle.glb", {bipedClip("idle")}}}, {});
+    CHECK(elements(idleOnly, "table", "jump").empty());
+    CHECK(elements(idleOnly, "p", "still").size() == 1);
+}
+
+TEST_CASE("report: a loop seam is flagged exactly when it is above the loop-gap default") {
+    const double height = bipedClip("walk").analysis.characterHeight;
+    std::vector<report::ClipReport> clips;
+    for (double fraction : {0.0, 0.0199, kLoopGapDefault, 0.0201, 0.5}) {
+        report::ClipReport c = bipedClip(fraction < 0.3 ? "walk" : "idle");
+        c.animationIndex = static_cast<int>(clips.size());
+        c.name = "seam " + std::to_string(fraction);
+        c.loop.positionFraction = fraction;
+        c.loop.position = fraction * height;
+        clips.push_back(std::move(c));
+    }
+    const std::string html = report::writeReport({{"biped.glb", clips}}, {});
+    requireGoodPage(html, "seams");
+    std::string list;
+    for (const std::string& part : elements(html, "table", "jump")) list += part;
+    for (const std::string& part : elements(html, "p", "still")) list += part;
+    for (const report::ClipReport& c : clips) {
+        CAPTURE(c.loop.positionFraction);
+        const bool above = c.loop.positionFraction > kLoopGapDefault;
+        const std::string section = clipSection(html, report::clipSectionId(0, c.animationIndex));
+        CHECK((section.find("<tr class=\"flagged\"><th>Loop seam</th>") != std::string::npos) == above);
+        CHECK((section.find("seam-flag") != std::string::npos) == above);
+        // In the list, the flag follows the clip's link (in its table row, or its entry of the short list).
+        const std::size_t at = list.find(linkTo(0, c));
+        REQUIRE(at != std::string::npos);
+        const std::size_t next = std::min(list.find("</tr>", at), list.find("still-clip", at));
+        CHECK((list.substr(at, next - at).find("seam-flag") != std::string::npos) == above);
+    }
+    // The page says what the flag means.
+    CHECK(html.find("the default of --fail-on loop-gap") != std::string::npos);
+}
+
+TEST_CASE("report: the top view names each axis by where it grows") {
+    const std::string html = report::writeReport({{"biped.glb", {bipedClip("walk")}}}, {});
+    const std::vector<std::string> views = elements(html, "svg", "topview");
+    REQUIRE(views.size() == 1);
+    // Seen from above with +Y up and +Z up the page, +X points to the left: an arrow named "+X"
+    // pointing left, not one named "-X" pointing right.
+    CHECK(views[0].find("\u2212X") == std::string::npos);
+    CHECK(views[0].find("\u2212Z") == std::string::npos);
+    CHECK(views[0].find("<title>the +X axis</title>") != std::string::npos);
+    CHECK(views[0].find("<title>the +Z axis</title>") != std::string::npos);
+    CHECK(views[0].find("+X to the left, +Z up the page") != std::string::npos);
+    // The +X arrow's head lies left of its start.
+    const std::size_t x = views[0].find("<title>the +X axis</title>");
+    const std::regex line("<line x1=\"([-0-9.]+)\" y1=\"[-0-9.]+\" x2=\"([-0-9.]+)\"");
+    std::smatch m;
+    const std::string group = views[0].substr(x, views[0].find("</g>", x) - x);
+    REQUIRE(std::regex_search(group, m, line));
+    CHECK(std::stod(m[2]) < std::stod(m[1]));
+}
+
+TEST_CASE("report: no planted lanes for a clip without contacts") {
+    const std::string html = report::writeReport({{"biped.glb", bipedClips()}}, {});
+    for (const report::ClipReport& c : bipedClips()) {
+        CAPTURE(c.name);
+        const std::string section = clipSection(html, report::clipSectionId(0, c.animationIndex));
+        const bool contacts = !c.analysis.contacts.empty();
+        CHECK(contacts == (c.analysis.source == Source::FootContact));
+        CHECK(c.lanes.size() == c.analysis.contacts.size());
+        CHECK((section.find("<svg class=\"timeline\"") != std::string::npos) == contacts);
+        CHECK((section.find("Contact timeline") != std::string::npos) == contacts);
+        CHECK((section.find(">LeftToe</text>") != std::string::npos) == contacts);
+        if (!contacts) {
+            CHECK(c.marks.empty());  // no footholds in the top view either
+            CHECK(section.find("<th>Contacts</th><td>none") != std::string::npos);
+        }
+    }
+    CHECK(bipedClip("walk").analysis.contacts.empty());  // a root clip: the case the issue met
 }
 
 // ---- the corpus ---------------------------------------------------------------------------
@@ -381,6 +567,7 @@ TEST_CASE("report: every corpus asset gives a well-formed page with each clip's 
         const std::string html = report::writeReport({{label, clips}}, {});
         requireGoodPage(html, label);
         requireClipSections(html, 0, *asset, clips);
+        requireOnePrecision(html);
         clipsSeen += static_cast<int>(clips.size());
         if (batch.size() < 3) batch.push_back({label, std::move(clips)});
     }

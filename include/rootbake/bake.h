@@ -258,6 +258,11 @@ struct LoopSeam {
 };
 LoopSeam measureLoopSeam(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
 
+// x character height: a seam (LoopSeam::positionFraction) above this is a visible pop
+// (3.5 cm on a 1.75 m character). `--fail-on loop-gap` without a value fails a clip
+// above it; the report flags it.
+inline constexpr double kLoopGapDefault = 0.02;
+
 // The motion at time t (s from the clip start), linearly between track samples.
 glm::dvec3 trackTranslationAt(const MotionTrack& track, double t);
 double trackYawAt(const MotionTrack& track, double t);

@@ -19,6 +19,7 @@ bool parseGates(const std::string& text, Gates& gates, std::string& error) {
         if (item == "no-motion") gates.noMotion = true;
         else if (item == "no-root") gates.noRoot = true;
         else if (item == "warnings") gates.warnings = true;
+        else if (item == "loop-gap") gates.loopGap = kLoopGapDefault;  // the seam the report flags
         else if (item.rfind("loop-gap=", 0) == 0) {
             const std::string value = item.substr(9);
             double gap = 0;
@@ -29,7 +30,7 @@ bool parseGates(const std::string& text, Gates& gates, std::string& error) {
             }
             gates.loopGap = gap;
         } else {
-            error = "--fail-on: \"" + item + "\" is not a gate (no-motion, loop-gap=F, no-root, warnings)";
+            error = "--fail-on: \"" + item + "\" is not a gate (no-motion, loop-gap[=F], no-root, warnings)";
             return false;
         }
         begin = end + 1;

@@ -20,7 +20,7 @@ struct Gates {
 
 inline bool anyGate(const Gates& g) { return g.noMotion || g.loopGap || g.noRoot || g.warnings; }
 
-// "no-motion,loop-gap=0.02,no-root,warnings"; an error names the item.
+// "no-motion,loop-gap=0.05,no-root,warnings"; a bare "loop-gap" is kLoopGapDefault. An error names the item.
 bool parseGates(const std::string& text, Gates& gates, std::string& error);
 
 // walk, run, jog, sprint, strafe or crawl as a word of the name ("Walk_Fwd", "mixamo.com|Running").

@@ -53,13 +53,22 @@ std::string px(double v) {
     return std::string(text, end);
 }
 
-std::string length(double v) { return formatNumber(v, kLengthResolution) + " m"; }
-std::string speed(double v) { return formatNumber(v, kLengthResolution) + " m/s"; }
-std::string degrees(double radians) { return formatNumber(radians * kDegreesPerRadian, kAngleResolution) + "\u00B0"; }
+// Figures, by the page's one precision rule (report.h).
+std::string length(double v) { return formatFixed(v, kLengthDecimals) + " m"; }
+std::string speed(double v) { return formatFixed(v, kLengthDecimals) + " m/s"; }
+std::string seconds(double v) { return formatFixed(v, kTimeDecimals) + " s"; }
+std::string degrees(double radians) { return formatFixed(radians * kDegreesPerRadian, kAngleDecimals) + "\u00B0"; }
+std::string percent(double fraction) { return formatFixed(fraction * 100.0, kPercentDecimals) + "%"; }
 
-std::string vectorText(const glm::dvec3& v, double resolution) {
-    return "(" + formatNumber(v.x, resolution) + ", " + formatNumber(v.y, resolution) + ", " +
-           formatNumber(v.z, resolution) + ")";
+std::string vectorText(const glm::dvec3& v, int decimals) {
+    return "(" + formatFixed(v.x, decimals) + ", " + formatFixed(v.y, decimals) + ", " + formatFixed(v.z, decimals) +
+           ")";
+}
+
+// A setting as the user gave it (0.1, 60), not a measured figure: 6 significant digits, no trailing zeros.
+std::string setting(double v) {
+    char text[32];
+    return std::string(text, std::to_chars(text, text + sizeof text, v, std::chars_format::general, 6).ptr);
 }
 
 // "+Y" for a coordinate axis, else the vector.
@@ -71,12 +80,22 @@ std::string axisName(const glm::dvec3& v) {
         const double d = glm::dot(v, axis);
         if (std::abs(std::abs(d) - 1.0) < 1e-9) return std::string(d > 0 ? "+" : "\u2212") + names[i];
     }
-    return vectorText(v, kDirectionResolution);
+    return vectorText(v, kDirectionDecimals);
 }
 
-// A fraction of the character height; noise where the length it stands for is.
-std::string percent(double fraction, double lengthValue) {
-    return (std::abs(lengthValue) < kLengthResolution ? std::string("0") : formatNumber(fraction * 100.0)) + "%";
+// True when `value` prints as zero at `decimals`.
+bool printsAsZero(double value, int decimals) { return std::abs(value) < 0.5 * std::pow(10.0, -decimals); }
+
+// A direction of travel: "+Z" when it is an axis as printed (the other components print as 0), else the vector.
+std::string directionText(const glm::dvec3& v) {
+    for (int i = 0; i < 3; ++i)
+        if (printsAsZero(v[(i + 1) % 3], kDirectionDecimals) && printsAsZero(v[(i + 2) % 3], kDirectionDecimals) &&
+            !printsAsZero(v[i], kDirectionDecimals)) {
+            glm::dvec3 axis(0.0);
+            axis[i] = v[i] > 0.0 ? 1.0 : -1.0;
+            return axisName(axis);
+        }
+    return vectorText(v, kDirectionDecimals);
 }
 
 std::string clipTitle(const ClipReport& c) {
@@ -123,7 +142,7 @@ double niceStep(double range, int target) {
 glm::dvec3 horizontal(const glm::dvec3& v, const glm::dvec3& up) { return v - up * glm::dot(v, up); }
 
 // Seen from above (from +up): `page` points up the page, `right` to the right.
-// With +Y up that is +Z up the page and -X to the right, the view of a
+// With +Y up that is +Z up the page and +X to the left, the view of a
 // character facing +Z from behind and above (its left, +X, on the left).
 struct GroundPlane {
     glm::dvec3 right, page;
@@ -135,6 +154,35 @@ GroundPlane groundPlane(const glm::dvec3& up) {
         glm::normalize(horizontal(std::abs(up.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 0, 1), up));
     const glm::dvec3 second = glm::cross(first, up);
     return {-first, second};
+}
+
+// A positive coordinate axis as the top view draws it: the arrow points where the
+// axis grows, so a label never carries a minus sign ("+X" pointing left, not "-X"
+// pointing right: an arrow reads as the way its axis grows).
+struct GroundAxis {
+    const char* name;   // "+X"
+    glm::dvec2 screen;  // unit, in page pixels (y down)
+};
+
+// The coordinate axes that lie along the ground plane (not along the up axis).
+std::vector<GroundAxis> groundAxes(const GroundPlane& plane) {
+    static const char* names[] = {"+X", "+Y", "+Z"};
+    std::vector<GroundAxis> axes;
+    for (int i = 0; i < 3; ++i) {
+        glm::dvec3 axis(0.0);
+        axis[i] = 1.0;
+        const glm::dvec2 p = plane.at(axis);
+        if (glm::length(p) < 0.5) continue;  // mostly along up
+        axes.push_back({names[i], glm::normalize(glm::dvec2(p.x, -p.y))});
+    }
+    return axes;
+}
+
+// "up the page", "to the left", ... for an axis along a side of the page; else empty.
+std::string pageDirection(const glm::dvec2& screen) {
+    if (std::abs(screen.y) < 1e-9) return screen.x > 0 ? "to the right" : "to the left";
+    if (std::abs(screen.x) < 1e-9) return screen.y < 0 ? "up the page" : "down the page";
+    return {};
 }
 
 // The horizontal bounds of points on the ground plane.
@@ -270,7 +318,7 @@ void drawTimeTicks(Svg& svg, const TimeAxis& axis, double top, double bottom, bo
         const double x = axis.x(t);
         if (gridLines) svg.line(x, top, x, bottom, kGrid);
         svg.line(x, bottom, x, bottom + 5, kMuted);
-        svg.text(x, bottom + 18, formatNumber(t), "middle", kMuted);
+        svg.text(x, bottom + 18, formatTick(t, step), "middle", kMuted);
     }
     svg.line(kChartLeft, bottom, kChartRight, bottom, kMuted);
     svg.text(kChartRight, bottom + 32, "time (s)", "end", kMuted);
@@ -374,15 +422,28 @@ std::string topView(const ClipReport& c) {
     svg.line(14, plotHeight - 12, 14 + bar, plotHeight - 12, kInk, 3.0);
     svg.line(14, plotHeight - 17, 14, plotHeight - 7, kInk, 1.5);
     svg.line(14 + bar, plotHeight - 17, 14 + bar, plotHeight - 7, kInk, 1.5);
-    svg.text(14 + bar / 2, plotHeight - 18, length(step), "middle");
+    svg.text(14 + bar / 2, plotHeight - 18, formatTick(step, step) + " m", "middle");
 
-    // Which way is which, top right.
-    const double cx = kWide - 58, cy = 40;
-    svg.rect(cx - 22, cy - 34, 76, 52, "#FFFFFF", nullptr, "0.85");
-    svg.arrow({cx, cy}, {cx, cy - 24}, kMuted, 1.5);
-    svg.arrow({cx, cy}, {cx + 24, cy}, kMuted, 1.5);
-    svg.text(cx + 6, cy - 20, axisName(plane.page), "start", kMuted, 11);
-    svg.text(cx + 28, cy + 4, axisName(plane.right), "start", kMuted, 11);
+    // Which way is which, top right: an arrow per positive axis, named at its tip,
+    // in a box that fits the arrows and their names.
+    const std::vector<GroundAxis> axes = groundAxes(plane);
+    glm::dvec2 compassLo(-8.0), compassHi(8.0);  // around the arrows' common start, px
+    for (const GroundAxis& axis : axes) {
+        const glm::dvec2 at = axis.screen * 30.0;
+        compassLo = glm::min(compassLo, at - glm::dvec2(20.0, 14.0));
+        compassHi = glm::max(compassHi, at + glm::dvec2(20.0, 8.0));
+    }
+    const glm::dvec2 compass(kWide - 6 - compassHi.x, 6 - compassLo.y);
+    const glm::dvec2 compassSize = compassHi - compassLo;
+    svg.rect(compass.x + compassLo.x, compass.y + compassLo.y, compassSize.x, compassSize.y, "#FFFFFF", nullptr, "0.85");
+    for (const GroundAxis& axis : axes) {
+        const glm::dvec2 tip = compass + axis.screen * 20.0, at = compass + axis.screen * 30.0;
+        svg.openTitled(std::string("the ") + axis.name + " axis");
+        svg.arrow(compass, tip, kInk, 1.5);
+        svg.text(at.x, at.y + 4, axis.name, axis.screen.x < -0.5 ? "end" : axis.screen.x > 0.5 ? "start" : "middle",
+                 kInk, 12, true);
+        svg.closeGroup();
+    }
 
     // Legend, under the plot.
     const double ly = plotHeight + 20;
@@ -396,18 +457,23 @@ std::string topView(const ClipReport& c) {
         svg.mark(lane, 234 + lane * 8, ly + 18, 8);
     svg.text(264, ly + 22, c.lanes.empty() ? "no contacts" : "planted contact (foothold)");
     // The direction of travel, drawn as it points on the plot.
-    if (a.source != Source::None && std::abs(a.strideLength) >= kLengthResolution) {
+    if (a.source != Source::None && !printsAsZero(a.strideLength, kLengthDecimals)) {
         const glm::dvec2 d = plane.at(a.travelDirection * (a.strideLength < 0.0 ? -1.0 : 1.0));
         if (glm::length(d) > 1e-9) {
             const glm::dvec2 u = glm::normalize(d), at(22, ly + 39);
             const glm::dvec2 half = glm::dvec2(u.x, -u.y) * 14.0;
             svg.arrow(at - half, at + half, kBlue, 2.5);
-            svg.text(42, ly + 44, "direction of travel " + vectorText(a.travelDirection, kDirectionResolution),
+            svg.text(42, ly + 44, "direction of travel " + directionText(a.travelDirection),
                      "start", kBlue);
         }
     }
-    svg.text(8, ly + 64, "Seen from above (" + axisName(a.upAxis) + "): " + axisName(plane.page) + " up the page, " +
-                             axisName(plane.right) + " to the right; grid " + length(step),
+    std::string directions;
+    for (const GroundAxis& axis : axes)
+        if (const std::string where = pageDirection(axis.screen); !where.empty())
+            directions += std::string(directions.empty() ? "" : ", ") + axis.name + " " + where;
+    svg.text(8, ly + 64, "Seen from above (" + axisName(a.upAxis) + " towards you)" +
+                             (directions.empty() ? std::string() : ": " + directions) + "; grid " +
+                             formatTick(step, step) + " m",
              "start", kMuted, 11);
     return svg.finish();
 }
@@ -415,12 +481,9 @@ std::string topView(const ClipReport& c) {
 std::string contactTimeline(const ClipReport& c) {
     const ClipAnalysis& a = c.analysis;
     const int lanes = static_cast<int>(c.lanes.size());
-    if (lanes == 0 || !(a.duration > 0.0)) {
-        Svg svg("timeline", kChartWidth, 36, "Contact timeline of " + clipTitle(c) + ": no contact nodes");
-        svg.text(kChartLeft, 22,
-                 lanes == 0 ? "No contact nodes: nothing under the root reaches the ground."
-                            : "The clip has no duration: nothing to show over time.",
-                 "start", kMuted);
+    if (!(a.duration > 0.0)) {
+        Svg svg("timeline", kChartWidth, 36, "Contact timeline of " + clipTitle(c) + ": the clip has no duration");
+        svg.text(kChartLeft, 22, "The clip has no duration: nothing to show over time.", "start", kMuted);
         return svg.finish();
     }
     constexpr double kTop = 8, kLane = 26, kBar = 16;
@@ -507,7 +570,7 @@ std::string chartOverTime(const ClipReport& c, const Series& s) {
     for (int k = static_cast<int>(std::round(lo / step)); k <= static_cast<int>(std::round(hi / step)); ++k) {
         const double v = k * step, yy = y(v);
         svg.line(kChartLeft, yy, kChartRight, yy, k == 0 ? "#BBBBBB" : kGrid);
-        svg.text(kChartLeft - 8, yy + 4, formatNumber(v), "end", kMuted);
+        svg.text(kChartLeft - 8, yy + 4, formatTick(v, step), "end", kMuted);
     }
     drawTimeTicks(svg, axis, kTop, bottom, false);
     svg.text(20, kTop + kPlot / 2, s.title + " (" + s.unit + ")", "start", kInk, 12, true);
@@ -571,8 +634,21 @@ const char* sourceExplanation(Source source) {
     return "no travel and no turn: the clip produces no motion";
 }
 
+// The loop seam as the figures print it, flagged above the loop-gap default.
+std::string seamText(const ClipReport& c) {
+    std::string seam = length(c.loop.position) + " (" + percent(c.loop.positionFraction) + " of the height), " +
+                       formatFixed(c.loop.rotationDegrees, kAngleDecimals) + "\u00B0";
+    if (!c.worstNode.empty() && !printsAsZero(c.loop.position, kLengthDecimals))
+        seam += ", largest at " + escapeHtml(c.worstNode);
+    if (seamAboveLoopGap(c.loop))
+        seam += "<br/><span class=\"seam-flag\">\u26A0 above " + percent(kLoopGapDefault) +
+                " of the height (the loop-gap default): the last frame does not meet the first</span>";
+    return seam;
+}
+
 void appendFigures(std::string& out, const ClipReport& c) {
     const ClipAnalysis& a = c.analysis;
+    const bool moves = movesCharacter(c);
     out += "<table class=\"figures\">\n";
     row(out, "Source",
         "<span class=\"badge\">" + std::string(sourceName(a.source)) + "</span> " + sourceExplanation(a.source));
@@ -580,40 +656,41 @@ void appendFigures(std::string& out, const ClipReport& c) {
     row(out, "Character space", c.character.empty() ? "the scene" : escapeHtml(c.character));
     std::string contacts;
     for (const std::string& label : c.contacts) contacts += (contacts.empty() ? "" : ", ") + escapeHtml(label);
-    row(out, "Contacts", contacts.empty() ? "none" : contacts);
+    row(out, "Contacts",
+        !contacts.empty()          ? contacts
+        : a.source == Source::Root ? "none: the motion is in the root's keys, the feet are not read"
+                                   : "none: no travel is deduced from the feet");
     if (a.source == Source::FootContact) {
         // How well the feet bear the deduced travel out (docs/analysis.md, "Contacts").
         const ContactEvidence& e = a.evidence;
         std::string stance;
         for (size_t i = 0; i < c.contacts.size() && i < e.stanceShare.size(); ++i)
-            stance += (i ? ", " : "") + escapeHtml(c.contacts[i]) + " " + percent(e.stanceShare[i], 1.0);
+            stance += (i ? ", " : "") + escapeHtml(c.contacts[i]) + " " + percent(e.stanceShare[i]);
         row(out, "Contact evidence",
-            "in stance: " + stance + "; flight (interpolated) " + percent(e.flightShare, 1.0) +
-                "; stance speeds differ by " + percent(e.speedSpread, 1.0) + "; " + std::to_string(e.touchDowns) +
-                " touch-downs; " + length(e.stridePerCycle) + " per cycle");
+            "in stance: " + stance + "; flight (interpolated) " + percent(e.flightShare) + "; stance speeds differ by " +
+                percent(e.speedSpread) + "; " + std::to_string(e.touchDowns) + " touch-downs; " +
+                length(e.stridePerCycle) + " per cycle");
     }
-    row(out, "Duration", formatNumber(a.duration) + " s (" + formatNumber(a.from) + " to " + formatNumber(a.to) + " s)");
+    row(out, "Duration", seconds(a.duration) + " (" + formatFixed(a.from, kTimeDecimals) + " to " + seconds(a.to) + ")");
     row(out, "Character height", length(a.characterHeight));
-    row(out, "Stride", length(a.strideLength), "key");
-    row(out, "Stride vector", vectorText(a.stride, kLengthResolution) + " m");
-    row(out, "Direction of travel",
-        a.source == Source::None || std::abs(a.strideLength) < kLengthResolution
-            ? "none (no travel)"
-            : vectorText(a.travelDirection, kDirectionResolution));
-    row(out, "Turn", degrees(a.turn) + (a.extractsRotation ? " per cycle, extracted" : " per cycle, not extracted"),
-        "key");
-    row(out, "Average speed", speed(a.averageSpeed), "key");
-    row(out, "Angular speed", degrees(a.averageAngularSpeed) + "/s");
-    std::string seam = length(c.loop.position) + " (" + percent(c.loop.positionFraction, c.loop.position) +
-                       " of the height), " + formatNumber(c.loop.rotationDegrees, kAngleResolution) + "\u00B0";
-    if (!c.worstNode.empty() && c.loop.position >= kLengthResolution) seam += ", largest at " + escapeHtml(c.worstNode);
-    row(out, "Loop seam", seam);
+    if (moves) {  // an idle or pose clip has no travel, turn or speed to show
+        row(out, "Stride", length(a.strideLength), "key");
+        row(out, "Stride vector", vectorText(a.stride, kLengthDecimals) + " m");
+        row(out, "Direction of travel",
+            printsAsZero(a.strideLength, kLengthDecimals) ? "none (no travel)" : directionText(a.travelDirection));
+        row(out, "Turn", degrees(a.turn) + (a.extractsRotation ? " per cycle, extracted" : " per cycle, not extracted"),
+            "key");
+        row(out, "Average speed", speed(a.averageSpeed), "key");
+        row(out, "Angular speed", degrees(a.averageAngularSpeed) + "/s");
+    }
+    row(out, "Loop seam", seamText(c), seamAboveLoopGap(c.loop) ? "flagged" : nullptr);
     if (!c.bakedRootPath.empty()) {
         const Box box = boxOf(c.bakedRootPath, groundPlane(a.upAxis));
-        const bool still = box.size().x < kLengthResolution && box.size().y < kLengthResolution;
-        row(out, "Baked root", still ? std::string("does not move on the ground")
-                                     : "stays within " + formatNumber(box.size().x, kLengthResolution) + " \u00D7 " +
-                                           length(box.size().y) + " on the ground");
+        const bool still = printsAsZero(box.size().x, kLengthDecimals) && printsAsZero(box.size().y, kLengthDecimals);
+        const std::string extent = still ? std::string("does not move on the ground")
+                                         : "stays within " + formatFixed(box.size().x, kLengthDecimals) + " \u00D7 " +
+                                               length(box.size().y) + " on the ground";
+        row(out, moves ? "Baked root" : "Root on the ground", extent);
     }
     row(out, "Baked clip", c.bakedInPlace ? "the root's keys rewritten in place" : "written as it is");
     out += "</table>\n";
@@ -628,6 +705,8 @@ void appendFigures(std::string& out, const ClipReport& c) {
     }
 }
 
+// A clip's section. An idle or pose clip's holds its figures and top view only: its
+// motion track is zero, so speed over time is a flat line.
 void appendClip(std::string& out, int asset, const ClipReport& c) {
     const ClipAnalysis& a = c.analysis;
     out += "<section class=\"clip\" id=\"" + clipSectionId(asset, c.animationIndex) + "\">\n";
@@ -642,13 +721,13 @@ void appendClip(std::string& out, int asset, const ClipReport& c) {
            "\n<figcaption>Top view: the root in the source clip, the character as the motion track moves it, "
            "and the root in the baked clip, which should stay in a small region.</figcaption>\n</figure>\n</div>\n";
 
-    out += "<figure>\n<figcaption>Contact timeline: planted intervals per contact node";
-    if (!c.lanes.empty() && !c.lanesFromAnalysis)
-        out += " (found by a contact-only analysis for this report; this clip's motion does not come from its "
-               "contacts)";
-    out += ".</figcaption>\n" + contactTimeline(c) + "\n</figure>\n";
-    out += "<figure>\n<figcaption>Speed over time: the ground speed of the motion track.</figcaption>\n" +
-           speedChart(c) + "\n</figure>\n";
+    // Lanes only for the contacts the analysis read: a clip without contacts has none to show.
+    if (!c.lanes.empty())
+        out += "<figure>\n<figcaption>Contact timeline: planted intervals per contact node.</figcaption>\n" +
+               contactTimeline(c) + "\n</figure>\n";
+    if (movesCharacter(c))
+        out += "<figure>\n<figcaption>Speed over time: the ground speed of the motion track.</figcaption>\n" +
+               speedChart(c) + "\n</figure>\n";
     if (a.extractsRotation)
         out += "<figure>\n<figcaption>Turn over time: the turn about the up axis the motion track applies."
                "</figcaption>\n" + turnChart(c) + "\n</figure>\n";
@@ -684,7 +763,12 @@ table { border-collapse: collapse; }
 .reasons { margin: 0; padding-left: 22px; color: #333333; }
 .warnings { background: #FFF1D6; border-left: 5px solid #E69F00; padding: 4px 12px 6px; margin: 10px 0; }
 .warnings h4 { color: #8A4B00; margin-top: 4px; }
-.warn, .warn-badge { color: #8A4B00; font-weight: 700; }
+.warn, .warn-badge, .seam-flag { color: #8A4B00; font-weight: 700; }
+.figures tr.flagged td { background: #FFF1D6; }
+.still { margin: 4px 0 10px; line-height: 1.7; }
+.still-head { font-size: 12px; color: #555555; font-weight: 600; margin-right: 4px; }
+.still-clip { white-space: nowrap; }
+h3.group { font-size: 15px; color: #555555; border-top: 2px solid #D0D0D0; padding-top: 16px; margin: 8px 0 0; }
 .warn-badge { font-size: 13px; background: #FFF1D6; border: 1px solid #E69F00; border-radius: 3px; padding: 0 6px; }
 .clip { border-top: 2px solid #D0D0D0; padding: 16px 0 8px; }
 .row { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
@@ -705,10 +789,21 @@ svg { display: block; max-width: 100%; height: auto; }
 }
 )";
 
+// The precision rule (report.h) and the seam flag, as the page states them.
+std::string precisionNote() {
+    return "Lengths in metres (glTF scene units) and speeds in m/s to the millimetre, times in seconds from the clip "
+    "start to the millisecond, angles to a tenth of a degree, shares to a tenth of a percent.";
+}
+
+std::string seamNote() {
+    return "\u26A0 on a loop seam: the clip\u2019s last frame is more than " + percent(kLoopGapDefault) +
+           " of the character height from its first, the default of --fail-on loop-gap.";
+}
+
 std::string optionsText(const Options& o) {
     std::string s = "up axis " + axisName(glm::normalize(o.upAxis));
-    s += " \u00B7 " + formatNumber(o.samplesPerSecond) + " samples/s";
-    s += " \u00B7 minimum travel " + formatNumber(o.minimumTravel) + " \u00D7 height";
+    s += " \u00B7 " + setting(o.samplesPerSecond) + " samples/s";
+    s += " \u00B7 minimum travel " + setting(o.minimumTravel) + " \u00D7 height";
     s += " \u00B7 minimum turn " + degrees(o.minimumTurn);
     s += " \u00B7 direction snap " + (o.directionSnapAngle < 0 ? std::string("auto") : degrees(o.directionSnapAngle));
     s += std::string(" \u00B7 lateral ") + (o.extractLateralMotion ? "on" : "off");
@@ -722,30 +817,77 @@ std::string optionsText(const Options& o) {
     return s;
 }
 
+// A clip's link in the jump list.
+std::string clipLink(int asset, const ClipReport& c) {
+    return "<a href=\"#" + clipSectionId(asset, c.animationIndex) + "\">" + escapeHtml(clipTitle(c)) + "</a>";
+}
+
+std::string warningCount(const ClipAnalysis& a) {
+    return a.warnings.empty() ? std::string()
+                              : "<span class=\"warn\">\u26A0 " + std::to_string(a.warnings.size()) + "</span>";
+}
+
+std::size_t movingCount(const AssetReport& asset) {
+    return static_cast<std::size_t>(std::count_if(asset.clips.begin(), asset.clips.end(), movesCharacter));
+}
+
+// The clips that move, then the idle and pose clips, each in file order.
+std::vector<const ClipReport*> pageOrder(const AssetReport& asset) {
+    std::vector<const ClipReport*> order;
+    for (bool moving : {true, false})
+        for (const ClipReport& c : asset.clips)
+            if (movesCharacter(c) == moving) order.push_back(&c);
+    return order;
+}
+
+// Per asset: a table of the clips that move, then the idle and pose clips folded
+// into one short list (name, duration, and a flag where there is one).
 void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
     out += "<nav id=\"top\">\n<h2>Clips</h2>\n";
     for (std::size_t i = 0; i < assets.size(); ++i) {
         const AssetReport& asset = assets[i];
+        const int index = static_cast<int>(i);
         out += "<h3><a href=\"#a" + std::to_string(i) + "\">" + escapeHtml(asset.label) + "</a></h3>\n";
         if (asset.clips.empty()) {
             out += "<p class=\"meta\">No animations.</p>\n";
             continue;
         }
-        out += "<table class=\"jump\">\n<tr><th>clip</th><th>source</th><th class=\"n\">duration</th>"
-               "<th class=\"n\">stride</th><th class=\"n\">turn</th><th class=\"n\">speed</th>"
-               "<th class=\"n\">loop seam</th><th>warnings</th></tr>\n";
-        for (const ClipReport& c : asset.clips) {
-            const ClipAnalysis& a = c.analysis;
-            out += "<tr><td><a href=\"#" + clipSectionId(static_cast<int>(i), c.animationIndex) + "\">" +
-                   escapeHtml(clipTitle(c)) + "</a></td><td>" + sourceName(a.source) + "</td><td class=\"n\">" +
-                   formatNumber(a.duration) + " s</td><td class=\"n\">" + length(a.strideLength) +
-                   "</td><td class=\"n\">" + degrees(a.turn) + "</td><td class=\"n\">" +
-                   speed(a.averageSpeed) + "</td><td class=\"n\">" + percent(c.loop.positionFraction, c.loop.position) +
-                   "</td><td>";
-            if (!a.warnings.empty()) out += "<span class=\"warn\">\u26A0 " + std::to_string(a.warnings.size()) + "</span>";
-            out += "</td></tr>\n";
+        const auto moving = movingCount(asset);
+        if (moving > 0) {
+            out += "<table class=\"jump\">\n<tr><th>clip</th><th>source</th><th class=\"n\">duration</th>"
+                   "<th class=\"n\">stride</th><th class=\"n\">turn</th><th class=\"n\">speed</th>"
+                   "<th class=\"n\">loop seam (of height)</th><th>warnings</th></tr>\n";
+            for (const ClipReport& c : asset.clips) {
+                if (!movesCharacter(c)) continue;
+                const ClipAnalysis& a = c.analysis;
+                out += "<tr><td>" + clipLink(index, c) + "</td><td>" + sourceName(a.source) + "</td><td class=\"n\">" +
+                       seconds(a.duration) + "</td><td class=\"n\">" + length(a.strideLength) +
+                       "</td><td class=\"n\">" + degrees(a.turn) + "</td><td class=\"n\">" + speed(a.averageSpeed) +
+                       "</td><td class=\"n\">";
+                out += seamAboveLoopGap(c.loop)
+                           ? "<span class=\"seam-flag\">\u26A0 " + percent(c.loop.positionFraction) + "</span>"
+                           : percent(c.loop.positionFraction);
+                out += "</td><td>" + warningCount(a) + "</td></tr>\n";
+            }
+            out += "</table>\n";
+        } else {
+            out += "<p class=\"meta\">No clip moves the character.</p>\n";
         }
-        out += "</table>\n";
+        if (moving == asset.clips.size()) continue;
+        out += "<p class=\"still\"><span class=\"still-head\">Idle and pose clips (" +
+               std::to_string(asset.clips.size() - moving) + ", no travel, no turn):</span> ";
+        bool first = true;
+        for (const ClipReport& c : asset.clips) {
+            if (movesCharacter(c)) continue;
+            out += std::string(first ? "" : " \u00B7 ") + "<span class=\"still-clip\">" + clipLink(index, c) + " " +
+                   seconds(c.analysis.duration);
+            if (seamAboveLoopGap(c.loop))
+                out += " <span class=\"seam-flag\">\u26A0 loop seam " + percent(c.loop.positionFraction) + "</span>";
+            if (!c.analysis.warnings.empty()) out += " " + warningCount(c.analysis);
+            out += "</span>";
+            first = false;
+        }
+        out += "</p>\n";
     }
     out += "</nav>\n";
 }
@@ -754,16 +896,21 @@ void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
 
 // ---- public ----------------------------------------------------------------------------
 
-std::string formatNumber(double value, double resolution) {
+std::string formatFixed(double value, int decimals) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    if (value == 0.0 || std::abs(value) < resolution) return "0";
-    char text[64];
-    const double magnitude = std::abs(value);
-    const auto end = magnitude >= 9999.5 && magnitude < 1e15
-                         ? std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, 0).ptr
-                         : std::to_chars(text, text + sizeof text, value, std::chars_format::general, 4).ptr;
-    return std::string(text, end);
+    char text[352];  // the longest double in fixed notation, with its decimals
+    char* end = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, decimals).ptr;
+    std::string out(text, end);
+    // A negative value that rounds to zero prints as zero.
+    if (out[0] == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
+    return out;
+}
+
+std::string formatTick(double value, double step) {
+    const bool usable = step > 0.0 && std::isfinite(step);
+    const int decimals = usable ? std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9))) : 0;
+    return formatFixed(value, decimals);
 }
 
 std::string escapeHtml(std::string_view text) {
@@ -809,14 +956,9 @@ Result<ClipReport> describeClip(const Rig& rig, const Clip& clip, const Options&
     out.worstNode = label(out.loop.worstNode);
     for (int node : a.contacts) out.contacts.push_back(label(node));
 
-    std::vector<ContactPlanting> planting = a.planting;
-    if (planting.empty()) {
-        // Root and none clips have no contacts of their own: ask for them, for the picture only.
-        Options contactOnly = options;
-        contactOnly.forceSource = Source::FootContact;
-        if (auto found = analyzeClip(rig, clip, contactOnly)) planting = found->planting;
-        out.lanesFromAnalysis = false;
-    }
+    // The analysis's own planted intervals only (what the sidecar holds): a clip whose
+    // motion does not come from its contacts shows none.
+    const std::vector<ContactPlanting>& planting = a.planting;
     for (const ContactPlanting& p : planting) out.lanes.push_back({label(p.node), p.planted});
 
     // Every track sample: the root in both clips, and the contacts as the baked
@@ -885,16 +1027,25 @@ std::string writeReport(const std::vector<AssetReport>& assets, const ReportSett
     out += "<header>\n<h1>Root motion report</h1>\n<p class=\"meta\">" + escapeHtml(settings.generator) + " \u00B7 " +
            std::to_string(assets.size()) + (assets.size() == 1 ? " asset" : " assets") + " \u00B7 " +
            std::to_string(clipCount) + (clipCount == 1 ? " clip" : " clips") + "</p>\n<p class=\"meta\">Analysis: " +
-           escapeHtml(optionsText(settings.options)) +
-           ". Lengths in metres (glTF scene units), times in seconds from the clip start.</p>\n";
+           escapeHtml(optionsText(settings.options)) + ".</p>\n<p class=\"meta\">" + precisionNote() + " " + seamNote() +
+           "</p>\n";
     appendJumpList(out, assets);
     out += "</header>\n<main>\n";
     for (std::size_t i = 0; i < assets.size(); ++i) {
         const AssetReport& asset = assets[i];
+        const std::size_t moving = movingCount(asset);
         out += "<section class=\"asset\" id=\"a" + std::to_string(i) + "\">\n<h2>" + escapeHtml(asset.label) +
                "</h2>\n<p class=\"meta\">" + std::to_string(asset.clips.size()) +
-               (asset.clips.size() == 1 ? " clip" : " clips") + "</p>\n";
-        for (const ClipReport& c : asset.clips) appendClip(out, static_cast<int>(i), c);
+               (asset.clips.size() == 1 ? " clip" : " clips") + ": " + std::to_string(moving) + " moving, " +
+               std::to_string(asset.clips.size() - moving) + " idle or pose</p>\n";
+        bool stillHeading = false;
+        for (const ClipReport* c : pageOrder(asset)) {
+            if (!movesCharacter(*c) && !stillHeading) {
+                out += "<h3 class=\"group\">Idle and pose clips: no travel, no turn</h3>\n";
+                stillHeading = true;
+            }
+            appendClip(out, static_cast<int>(i), *c);
+        }
         out += "</section>\n";
     }
     out += "</main>\n</body>\n</html>\n";

@@ -43,17 +43,25 @@ struct ClipReport {
     std::string root, character, worstNode;  // node labels; empty for -1
     std::vector<std::string> contacts;       // labels of analysis.contacts
 
-    // The analysis's planted intervals; for a clip whose analysis used no
-    // contacts (root, none), those a contact-only analysis of the same clip
-    // finds, so the gait still shows (lanesFromAnalysis is then false).
+    // The analysis's planted intervals, one lane per contact: what the sidecar's
+    // contacts[] hold. Empty for a clip without contacts (its motion is in the
+    // root's keys, or there is none): the page then draws no lanes.
     std::vector<ContactLane> lanes;
-    bool lanesFromAnalysis = true;
     std::vector<PlantedMark> marks;
 
     // One point per motion-track sample, character space: the root in the
     // source clip and in the baked (in-place) clip; empty without a root.
     std::vector<glm::dvec3> sourceRootPath, bakedRootPath;
 };
+
+// A clip that moves the character (travel or turn: source root or
+// footContact). The page lists these first; the others, idle and pose clips,
+// are folded into a short list after them.
+inline bool movesCharacter(const ClipReport& clip) { return clip.analysis.source != Source::None; }
+
+// A loop seam the page flags: above kLoopGapDefault of the character height,
+// where `--fail-on loop-gap` fails a clip.
+inline bool seamAboveLoopGap(const LoopSeam& loop) { return loop.positionFraction > kLoopGapDefault; }
 
 struct AssetReport {
     std::string label;  // how the page names the file: relative, never an absolute path
@@ -70,19 +78,26 @@ struct ReportSettings {
 Result<ClipReport> describeClip(const Rig& rig, const Clip& clip, const Options& options);
 
 // The page: a jump list, then one section per asset with one per clip (key
-// figures, top view, contact timeline, speed and, for turning clips, turn over
-// time). The same descriptions give the same bytes.
+// figures, top view, the contact timeline of a clip with contacts, speed and,
+// for turning clips, turn over time); in each, the clips that move first, then
+// the idle and pose clips (figures and top view only). The same descriptions
+// give the same bytes.
 std::string writeReport(const std::vector<AssetReport>& assets, const ReportSettings& settings);
 
-// How the page prints a figure: 4 significant digits, C locale, no exponent
-// between 1e-4 and 1e15; "0" for zero (and -0) and for anything smaller in
-// magnitude than `resolution`.
-std::string formatNumber(double value, double resolution = 0.0);
+// The page's one precision rule: every figure is rounded to a fixed step for
+// its unit and printed with that step's decimals, trailing zeros kept so a
+// column lines up; C locale, never an exponent, never "-0".
+inline constexpr int kLengthDecimals = 3;     // m and m/s: to the millimetre
+inline constexpr int kTimeDecimals = 3;       // s: to the millisecond
+inline constexpr int kAngleDecimals = 1;      // degrees and degrees/s: to a tenth of a degree
+inline constexpr int kPercentDecimals = 1;    // % (of the height, of the clip): to a tenth
+inline constexpr int kDirectionDecimals = 3;  // components of a unit vector
 
-// The resolutions the page prints figures with: below them is float noise.
-inline constexpr double kLengthResolution = 1e-6;     // scene units (lengths, speeds in units/s)
-inline constexpr double kDirectionResolution = 1e-9;  // components of a unit vector
-inline constexpr double kAngleResolution = 1e-4;      // degrees (angles, angular speeds in degrees/s)
+// `value` with `decimals` decimals ("1.200", "0.000" for -0.0004 at 3).
+std::string formatFixed(double value, int decimals);
+
+// An axis tick at a multiple of `step` (1, 2 or 5 times a power of ten), with the decimals the step needs.
+std::string formatTick(double value, double step);
 
 // Text or an attribute value with & < > " ' as character references.
 std::string escapeHtml(std::string_view text);
