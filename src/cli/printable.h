@@ -26,19 +26,25 @@ inline std::string printable(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {
         const auto byte = static_cast<unsigned char>(text[i]);
         if (byte < 0x80) {
-            if (byte >= 0x20 && byte != 0x7f) out += char(byte);
-            else if (byte == '\n') out += "\\n";
-            else if (byte == '\r') out += "\\r";
-            else if (byte == '\t') out += "\\t";
-            else hex("\\x%02x", byte);
+            if (byte >= 0x20 && byte != 0x7f)
+                out += char(byte);
+            else if (byte == '\n')
+                out += "\\n";
+            else if (byte == '\r')
+                out += "\\r";
+            else if (byte == '\t')
+                out += "\\t";
+            else
+                hex("\\x%02x", byte);
             ++i;
             continue;
         }
         // A UTF-8 sequence: its length by the lead byte, then its continuation bytes, with
         // overlong forms, surrogates and code points above U+10FFFF refused (RFC 3629).
-        const std::size_t length = byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3
-                                   : byte >= 0xf0 && byte <= 0xf4                                    ? 4
-                                                                                                     : 0;
+        const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                                   : byte >= 0xe0 && byte <= 0xef ? 3
+                                   : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                                  : 0;
         std::uint32_t point = length == 2 ? byte & 0x1fu : length == 3 ? byte & 0x0fu : byte & 0x07u;
         bool valid = length != 0 && i + length <= text.size();
         for (std::size_t k = 1; valid && k < length; ++k) {
@@ -67,7 +73,8 @@ inline bool isOneLine(std::string_view text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto byte = static_cast<unsigned char>(text[i]);
         if (byte < 0x20 || byte == 0x7f) return false;
-        if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f) return false;
+        if (byte == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9f)
+            return false;
     }
     return true;
 }

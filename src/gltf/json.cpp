@@ -56,7 +56,8 @@ public:
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
         // "[json.exception.parse_error.101] parse error at line 1, ..." -> "parse error at line 1, ..."
         error_ = e.what();
-        if (const auto close = error_.find("] "); error_.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
+        if (const auto close = error_.find("] ");
+            error_.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
             error_.erase(0, close + 2);
         return false;
     }

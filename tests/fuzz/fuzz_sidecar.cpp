@@ -16,7 +16,8 @@ namespace {
 
 void require(bool ok, const char* what, const std::string& detail = {}) {
     if (ok) return;
-    std::fprintf(stderr, "rootbake_fuzz_sidecar: broken promise: %s: %s\n", what, cli::printable(detail).c_str());
+    std::fprintf(stderr, "rootbake_fuzz_sidecar: broken promise: %s: %s\n", what,
+                 cli::printable(detail).c_str());
     std::abort();
 }
 
