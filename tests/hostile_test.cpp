@@ -315,6 +315,11 @@ TEST_CASE(
         CHECK(upToDate() == 1);
     }
 
+    // An output not written (it exists, no --force) is not listed: the depfile lists what was made.
+    const SplitExit again = runExeSplit("bake " + sq(in) + " -o " + sq(out) + " --depfile " + sq(dep));
+    CHECK(again.code == 3);
+    CHECK(readText(dep).empty());
+
     // A newline in the input's name: make cannot read it back.
     const fs::path bad = dir.path / "in" / "walk\nrootbake: error: forged.glb";
     fs::create_directories(bad.parent_path());

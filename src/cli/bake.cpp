@@ -158,15 +158,18 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
 
     // The asset alone as the target: ninja refuses a depfile naming an output the build
     // did not declare, and the files written beside it (.bin, images) are not known before.
-    // Made before anything is written: a name make cannot read writes nothing.
+    // Made before anything is written (a name make cannot read writes nothing), kept only
+    // once the outputs are (the depfile lists what was made).
+    std::string rule;
     if (!args.depfile.empty()) {
-        Result<std::string> rule = makeRule(args.depfile, out, reads);
-        if (!rule) return fail(kCannotWrite, rule.error().message);
-        depRule = std::move(*rule);
+        Result<std::string> made = makeRule(args.depfile, out, reads);
+        if (!made) return fail(kCannotWrite, made.error().message);
+        rule = std::move(*made);
     }
 
     if (auto failure = writeFiles(std::move(files), reads, args.force))
         return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
+    depRule = std::move(rule);
 
     outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
                            " clips made in place -> " + out.string() + ", " + sidecar.string()) +
