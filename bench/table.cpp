@@ -5,7 +5,8 @@
 //
 // RESULTS holds, per asset A of ASSETS (A.glb): e2e-A.json (bench_time: cp, tinygltf, rootbake),
 // phases-A.json (bench_phases), babylon-A.json (bench/babylon/bench.mjs) or babylon-A.skip (why),
-// and batch.json (bench_time: j1, j2) or batch.skip, plus batch.count (assets in the batch).
+// json-keys.json (bench_time: info on one JSON object of 50k and 200k keys), and batch.json
+// (bench_time: j1, j2) or batch.skip, plus batch.count (assets in the batch).
 // A missing measurement is a row that says so; nothing here is a number of its own.
 #include <nlohmann/json.hpp>
 
@@ -205,6 +206,16 @@ int main(int argc, char** argv) {
             rows.push_back({name + ": Babylon.js 9.31 RootMotionClip analysis vs rootbake's", "", "", NAN,
                             Want::AtLeast, 50.0, readText(results / ("babylon-" + name + ".skip"))});
         }
+    }
+
+    if (const auto keys = readJson(results / "json-keys.json")) {
+        raw["jsonKeys"] = *keys;
+        const double k50 = (*keys)["k50"]["medianSeconds"], k200 = (*keys)["k200"]["medianSeconds"];
+        rows.push_back({"one JSON object of 200k keys vs 50k: info (x the time; linear 4, quadratic 16)",
+                        seconds(k200), seconds(k50), k200 / k50, Want::AtMost, 6.0,
+                        "a .gltf whose extras has that many keys (../shared/hostile/R2_json_*_keys.gltf)"});
+    } else {
+        rows.push_back({"one JSON object of 200k keys vs 50k: info", "", "", NAN, Want::AtMost, 6.0, "not measured"});
     }
 
     const std::string count = readText(results / "batch.count");

@@ -182,6 +182,7 @@ TEST_CASE("regressions: every input that ever broke the pipeline runs clean (tes
         {"flattened-parent.gltf", nullptr},
         {"ten-hour-clip.gltf", "4.32e+07 node positions, more than 8 x maxSamples"},
         {"weights-only-clip.gltf", nullptr},
+        {"ansi-node-name.glb", nullptr},
     };
     const fs::path folder = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions";
     int files = 0, listed = 0;

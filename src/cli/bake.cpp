@@ -24,15 +24,37 @@ fs::path sidecarPath(const fs::path& output) {
     return output.parent_path() / (output.stem().string() + ".rootmotion.json");
 }
 
-// A path in a Make rule: spaces, '#' and '$' escaped as make and ninja read them.
-std::string makePath(const fs::path& path) {
+// A path in a Make rule: ' ', '#' and ':' escaped with a backslash and '$' doubled, as
+// make and ninja both read them. An error saying why for a name one of them cannot
+// read back: a control byte (a line break ends the rule), a backslash (an escape to
+// both), ';', '=', '|' or '%' (rule syntax to make), or a wildcard (make expands it).
+Result<std::string> makePath(const fs::path& path) {
     std::string out;
     for (char c : path.string()) {
-        if (c == ' ' || c == '#' || c == '\\') out += '\\';
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) return Error{"a control byte"};
+        if (c == '\\') return Error{"a backslash"};
+        if (c == ';' || c == '=' || c == '|' || c == '%') return Error{std::string("'") + c + "'"};
+        if (c == '*' || c == '?' || c == '[' || c == ']') return Error{"a wildcard"};
+        if (c == ' ' || c == '#' || c == ':') out += '\\';
         if (c == '$') out += '$';
         out += c;
     }
     return out;
+}
+
+// "OUT: IN IN...\n" for the depfile, or an error naming the file make could not read.
+Result<std::string> makeRule(const std::string& depfile, const fs::path& out, const std::vector<fs::path>& reads) {
+    std::string rule;
+    for (std::size_t i = 0; i <= reads.size(); ++i) {
+        const fs::path& path = i == 0 ? out : reads[i - 1];
+        Result<std::string> named = makePath(path);
+        if (!named)
+            return Error{depfile + ": " + path.string() + ": make cannot read this name back (it has " +
+                         named.error().message + "); rename it or leave out --depfile"};
+        rule += i == 0 ? *named + ":" : " " + *named;
+    }
+    return rule + "\n";
 }
 
 // The folders above `file` that do not exist yet, outermost first.
@@ -113,7 +135,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         gateLines += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, c.analysis, outcome);
         if (run.args.verbose)
-            verbose += "  " + printable(clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason) + "\n";
+            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason);
         clips.push_back({{"name", clipName(clip)},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},
@@ -134,17 +156,24 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
 
-    if (auto failure = writeFiles(std::move(files), reads, args.force))
-        return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
-
     // The asset alone as the target: ninja refuses a depfile naming an output the build
     // did not declare, and the files written beside it (.bin, images) are not known before.
-    depRule = makePath(out) + ":";
-    for (const fs::path& r : reads) depRule += " " + makePath(r);
-    depRule += "\n";
+    // Made before anything is written (a name make cannot read writes nothing), kept only
+    // once the outputs are (the depfile lists what was made).
+    std::string rule;
+    if (!args.depfile.empty()) {
+        Result<std::string> made = makeRule(args.depfile, out, reads);
+        if (!made) return fail(kCannotWrite, made.error().message);
+        rule = std::move(*made);
+    }
 
-    outcome.out = label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
-                  " clips made in place -> " + out.string() + ", " + sidecar.string() + "\n" + verbose;
+    if (auto failure = writeFiles(std::move(files), reads, args.force))
+        return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
+    depRule = std::move(rule);
+
+    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
+                           " clips made in place -> " + out.string() + ", " + sidecar.string()) +
+                  verbose;
     outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
     outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
@@ -245,7 +274,7 @@ int bake(const BakeArgs& args) {
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
-        std::printf("%s\n", Json{{"exitCode", status}, {"assets", std::move(assets)}}.dump(2).c_str());
+        std::fputs(jsonText(Json{{"exitCode", status}, {"assets", std::move(assets)}}).c_str(), stdout);
     }
     // A batch ends with one line on stderr, on a terminal or in a pipe (a CI log).
     if (outcomes.size() > 1 && !run.args.quiet) {

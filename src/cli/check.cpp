@@ -56,7 +56,7 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
 void compareText(Compared& out, const std::string& clip, const char* field, const std::string& before,
                  const std::string& after) {
     if (before == after) return;
-    out.lines.push_back(clip + ": " + field + " " + printable(before) + " -> " + printable(after));
+    out.lines.push_back(clip + ": " + field + " " + before + " -> " + after);
     out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});
 }
 
@@ -134,7 +134,7 @@ int check(const CheckArgs& args) {
             auto baked = bakeClip(asset->rig, clip, options[c]);
             if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
             const ClipAnalysis& a = baked->analysis;
-            const std::string name = printable(clipName(clip));
+            const std::string name = clipName(clip);
             const SidecarClip* before = committedClip(*sidecar, clipName(clip), matched);
             if (!before) {
                 compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
@@ -161,18 +161,18 @@ int check(const CheckArgs& args) {
         for (std::size_t c = 0; c < matched.size(); ++c)
             if (!matched[c]) {
                 const std::string name = committedName(sidecar->clips[c]);
-                compared.lines.push_back(printable(name) + ": gone (in " + committed.filename().string() +
+                compared.lines.push_back(name + ": gone (in " + committed.filename().string() +
                                          ", not in the asset)");
                 compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
             }
 
         const bool same = compared.lines.empty();
         if (same) {
-            outcome.out = label + ": " + std::to_string(asset->clips.size()) + " clips as in " + committed.string() +
-                          " (tolerance " + num(100 * args.tolerance) + "%)\n";
+            outcome.out = textLine(label + ": " + std::to_string(asset->clips.size()) + " clips as in " +
+                                   committed.string() + " (tolerance " + num(100 * args.tolerance) + "%)");
         } else {
             outcome.code = kGateFailed;
-            for (const std::string& line : compared.lines) outcome.err += "rootbake: changed: " + label + ": " + line + "\n";
+            for (const std::string& line : compared.lines) outcome.err += messageLine("changed", label + ": " + line);
         }
         outcome.json = {{"input", label}, {"against", committed.string()}, {"same", same},
                         {"changes", std::move(compared.changes)}};
@@ -184,9 +184,9 @@ int check(const CheckArgs& args) {
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
-        std::printf("%s\n", Json{{"exitCode", status}, {"tolerance", args.tolerance}, {"assets", std::move(assets)}}
-                                .dump(2)
-                                .c_str());
+        std::fputs(
+            jsonText(Json{{"exitCode", status}, {"tolerance", args.tolerance}, {"assets", std::move(assets)}}).c_str(),
+            stdout);
     }
     return status;
 }

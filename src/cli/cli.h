@@ -2,6 +2,7 @@
 // (CLI11) into these structs; each command returns an exit code.
 #pragma once
 
+#include "cli/printable.h"
 #include "gltf/asset.h"
 #include "rootbake/bake.h"
 
@@ -48,8 +49,9 @@ bool parseUpAxis(const std::string& text, glm::dvec3& up);
 bool parseExtractRotation(const std::string& text, int& value);
 bool parseContactRule(const std::string& text, ContactRule& rule);  // stance or babylon
 
-// Rows of cells as table lines: each column as wide as its widest cell (the header
-// row's too), two spaces apart, each line starting with indent, without its newline.
+// Rows of cells as table lines: each cell printable, each column as wide as its widest
+// cell (the header row's too), two spaces apart, each line starting with indent, without
+// its newline.
 std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
 // The same joined, one line each.
 std::string tableText(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
@@ -57,9 +59,15 @@ std::string tableText(const std::vector<std::vector<std::string>>& rows, const s
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);
 
-// Text from a file (a name) kept on one line of a terminal: control bytes as \xNN;
-// everything else, UTF-8 included, as it is.
-std::string printable(std::string_view text);
+// What rootbake prints is built of lines: these, tableLines, and errorLine/warningLine
+// (run.h), each passing its text through printable (cli/printable.h) once, so a name from
+// a file cannot break a line or reach the terminal as a control.
+std::string textLine(std::string_view text);  // printable(text) + "\n"
+// "rootbake: <kind>: <message>\n": kind is warning, failed or changed (errors: errorLine).
+std::string messageLine(std::string_view kind, std::string_view message);
+// A --json document for stdout (dump(2) and a newline). JSON text is UTF-8, and a file
+// name may be any bytes: those that are not UTF-8 become U+FFFD rather than an abort.
+std::string jsonText(const nlohmann::ordered_json& document);
 
 // Applies the fields that are set.
 void applyAnalysisArgs(const AnalysisArgs& args, Options& options);

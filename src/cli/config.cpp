@@ -1,6 +1,7 @@
 // rootbake.json: parsing with paths in every error, discovery, and the layering
 // of defaults, clip rules and the command line.
 #include "cli/config.h"
+#include "gltf/json_parse.h"
 
 #include <nlohmann/json.hpp>
 
@@ -125,14 +126,9 @@ void overlay(AnalysisArgs& a, const AnalysisArgs& b) {
 }  // namespace
 
 Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileName) {
-    Json document;
-    try {
-        document = Json::parse(bytes.begin(), bytes.end());
-    } catch (const Json::exception& e) {
-        std::string what = e.what();
-        if (auto colon = what.find("] "); colon != std::string::npos) what = what.substr(colon + 2);
-        return Error{fileName + ": not JSON: " + what};
-    }
+    Result<Json> parsed = parseOrderedJson(bytes);
+    if (!parsed) return Error{fileName + ": not JSON: " + parsed.error().message};
+    const Json document = std::move(*parsed);
     ConfigFile config;
     config.path = fileName;
     try {

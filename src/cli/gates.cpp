@@ -56,7 +56,7 @@ bool looksLikeLocomotion(std::string_view name) {
 
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons) {
     std::string out;
-    for (const std::string& r : reasons) out += "rootbake: failed: " + printable(file + ": " + clipLabel(clip) + ": " + r) + "\n";
+    for (const std::string& r : reasons) out += messageLine("failed", file + ": " + clipLabel(clip) + ": " + r);
     return out;
 }
 
@@ -86,7 +86,7 @@ std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis&
 
 std::string doubtLines(const std::string& file, const Clip& clip, const std::vector<std::string>& doubts) {
     std::string out;
-    for (const std::string& d : doubts) out += "rootbake: warning: " + printable(file + ": " + clipLabel(clip) + ": " + d) + "\n";
+    for (const std::string& d : doubts) out += messageLine("warning", file + ": " + clipLabel(clip) + ": " + d);
     return out;
 }
 

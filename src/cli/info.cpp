@@ -107,21 +107,21 @@ std::string plural(std::size_t count, const char* one, const char* many) {
 }
 
 void printText(const Json& asset) {
-    std::string out = printable(asset["file"].get<std::string>()) + ": " + asset["container"].get<std::string>() +
-                      ", " + plural(asset["nodes"].size(), "node", "nodes") + ", " +
-                      plural(asset["skins"].size(), "skin", "skins") + ", " +
-                      plural(asset["meshes"].get<std::size_t>(), "mesh", "meshes") + ", " +
-                      plural(asset["clips"].size(), "clip", "clips") + "\n";
+    std::string out = textLine(asset["file"].get<std::string>() + ": " + asset["container"].get<std::string>() +
+                               ", " + plural(asset["nodes"].size(), "node", "nodes") + ", " +
+                               plural(asset["skins"].size(), "skin", "skins") + ", " +
+                               plural(asset["meshes"].get<std::size_t>(), "mesh", "meshes") + ", " +
+                               plural(asset["clips"].size(), "clip", "clips"));
     std::vector<std::vector<std::string>> nodes{{"node", "name", "parent", "joint", "mesh"}};
     for (const Json& n : asset["nodes"])
-        nodes.push_back({std::to_string(n["index"].get<int>()), printable(n["name"].get<std::string>()),
+        nodes.push_back({std::to_string(n["index"].get<int>()), n["name"].get<std::string>(),
                          n["parent"].is_null() ? "-" : std::to_string(n["parent"].get<int>()),
                          n["joint"].get<bool>() ? "joint" : "-", n["mesh"].get<bool>() ? "mesh" : "-"});
     out += tableText(nodes, "  ");
     if (!asset["skins"].empty()) {
         std::vector<std::vector<std::string>> skins{{"skin", "name", "joints", "skeleton"}};
         for (const Json& s : asset["skins"])
-            skins.push_back({std::to_string(s["index"].get<int>()), printable(s["name"].get<std::string>()),
+            skins.push_back({std::to_string(s["index"].get<int>()), s["name"].get<std::string>(),
                              std::to_string(s["joints"].size()),
                              s["skeleton"].is_null() ? "-" : std::to_string(s["skeleton"].get<int>())});
         out += tableText(skins, "  ");
@@ -131,7 +131,7 @@ void printText(const Json& asset) {
         for (const Json& c : asset["clips"]) {
             char duration[32];
             std::snprintf(duration, sizeof duration, "%.3f s", c["duration"].get<double>());
-            clips.push_back({std::to_string(c["animation"].get<int>()), printable(c["name"].get<std::string>()),
+            clips.push_back({std::to_string(c["animation"].get<int>()), c["name"].get<std::string>(),
                              duration, std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
                              countsText(c["interpolations"])});
         }
@@ -161,7 +161,7 @@ int info(const InfoArgs& args) {
         else if (!args.common.quiet)
             printText(described);
     }
-    if (args.common.json) std::printf("%s\n", assets.dump(2).c_str());
+    if (args.common.json) std::fputs(jsonText(assets).c_str(), stdout);
     return status;
 }
 

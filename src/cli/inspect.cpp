@@ -62,14 +62,13 @@ int inspect(const InspectArgs& args) {
             Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
-            rows.push_back({printable(clipName(clip)), sourceName(a.source),
-                            a.root >= 0 ? printable(nodeLabel(asset->rig, a.root)) : "-", fixed("%.4f", a.strideLength),
+            rows.push_back({clipName(clip), sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root) : "-", fixed("%.4f", a.strideLength),
                             fixed("%.2f", a.turn * 180.0 / std::numbers::pi), fixed("%.4f", a.averageSpeed),
                             fixed("%.3f", a.duration)});
             std::string more;
             if (run.args.verbose) {
-                more += "      reason: " + printable(a.reason) + "\n";
-                for (const std::string& w : a.warnings) more += "      warning: " + printable(w) + "\n";
+                more += textLine("      reason: " + a.reason);
+                for (const std::string& w : a.warnings) more += textLine("      warning: " + w);
                 for (const ContactPlanting& p : a.planting) {
                     std::string spans;
                     for (const PlantedInterval& s : p.planted) {
@@ -77,8 +76,8 @@ int inspect(const InspectArgs& args) {
                         std::snprintf(span, sizeof span, " %.3f-%.3f", s.start, s.end);
                         spans += span;
                     }
-                    more += "      planted " + printable(nodeLabel(asset->rig, p.node)) + ":" +
-                            (spans.empty() ? " never" : spans) + " s\n";
+                    more += textLine("      planted " + nodeLabel(asset->rig, p.node) + ":" +
+                                     (spans.empty() ? " never" : spans) + " s");
                 }
                 char seam[160];
                 std::snprintf(seam, sizeof seam, "      loop seam: %.4g units (%.3g of height), %.3g deg\n",
@@ -87,7 +86,7 @@ int inspect(const InspectArgs& args) {
             }
             details.push_back(std::move(more));
         }
-        outcome.out = printable(label) + "\n";
+        outcome.out = textLine(label);
         const std::vector<std::string> lines = tableLines(rows, "  ");
         for (std::size_t r = 0; r < lines.size(); ++r) outcome.out += lines[r] + "\n" + details[r];
         outcome.json = {{"file", label}, {"clips", std::move(clips)}};
@@ -99,7 +98,7 @@ int inspect(const InspectArgs& args) {
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
-        std::printf("%s\n", assets.dump(2).c_str());
+        std::fputs(jsonText(assets).c_str(), stdout);
     }
     return exitCodeOf(outcomes);
 }

@@ -20,22 +20,39 @@ std::string lowerAscii(std::string text) {
     return text;
 }
 
-std::string printable(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && byte != 0x7f) {
-            out += c;
-            continue;
-        }
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02x", byte);
-        out += hex;
-    }
-    return out;
+std::string textLine(std::string_view text) {
+    return printable(text) + "\n";
 }
 
-std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+std::string jsonText(const nlohmann::ordered_json& document) {
+    const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    // dump escapes C0 controls only: DEL and C1 controls (U+0080..U+009F) as \u too, which
+    // reads back as the same JSON (those bytes occur inside strings only).
+    std::string out;
+    out.reserve(text.size() + 1);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0u;
+        char code[8];
+        if (byte == 0x7f || (byte == 0xc2 && next >= 0x80 && next <= 0x9f)) {
+            std::snprintf(code, sizeof code, "\\u%04x", byte == 0x7f ? 0x7fu : unsigned(next));
+            out += code;
+            i += byte == 0xc2;
+        } else {
+            out += char(byte);
+        }
+    }
+    return out + "\n";
+}
+
+std::string messageLine(std::string_view kind, std::string_view message) {
+    return "rootbake: " + std::string(kind) + ": " + printable(message) + "\n";
+}
+
+std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& given, const std::string& indent) {
+    std::vector<std::vector<std::string>> rows = given;
+    for (auto& row : rows)
+        for (std::string& cell : row) cell = printable(cell);
     std::vector<std::size_t> width;
     for (const auto& row : rows)
         for (std::size_t c = 0; c < row.size(); ++c) {

@@ -85,12 +85,14 @@ int report(const ReportArgs& args) {
         return failure->refused ? kUsage : kCannotWrite;
     }
     if (run.args.json)
-        std::printf("%s\n", nlohmann::ordered_json{{"output", args.output}, {"assets", assets.size()}, {"clips", clips}}
-                                .dump(2)
-                                .c_str());
+        std::fputs(
+            jsonText(nlohmann::ordered_json{{"output", args.output}, {"assets", assets.size()}, {"clips", clips}}).c_str(),
+            stdout);
     else if (!run.args.quiet)
-        std::printf("%s: %zu clips of %zu %s\n", args.output.c_str(), clips, assets.size(),
-                    assets.size() == 1 ? "asset" : "assets");
+        std::fputs(textLine(args.output + ": " + std::to_string(clips) + " clips of " + std::to_string(assets.size()) +
+                            (assets.size() == 1 ? " asset" : " assets"))
+                       .c_str(),
+                   stdout);
     return kOk;
 }
 

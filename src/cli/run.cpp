@@ -88,17 +88,24 @@ std::string progressLine(std::size_t done, std::size_t count, const std::string&
 }  // namespace
 
 std::string withLimitHint(std::string message) {
-    // "... more than maxNodes (1048576)": the flag that raises it.
-    const std::size_t at = message.find("more than max");
-    if (at == std::string::npos) return message;
-    const std::size_t name = at + 10;
-    std::size_t end = name;
-    while (end < message.size() && std::isalpha(static_cast<unsigned char>(message[end]))) ++end;
-    return message + "; raise it with --limit " + message.substr(name, end - name) + "=N";
+    // "... more than maxNodes (1048576)", or "... more than 8 x maxSamples (33554432)" for a
+    // bound derived from a limit: the flag that raises it, once.
+    if (message.find("; raise it with --limit ") != std::string::npos) return message;
+    for (std::size_t at = message.find("more than "); at != std::string::npos; at = message.find("more than ", at + 1)) {
+        std::size_t name = at + 10;
+        std::size_t digits = name;
+        while (digits < message.size() && std::isdigit(static_cast<unsigned char>(message[digits]))) ++digits;
+        if (digits > name && message.compare(digits, 3, " x ") == 0) name = digits + 3;
+        if (message.compare(name, 3, "max") != 0) continue;
+        std::size_t end = name;
+        while (end < message.size() && std::isalpha(static_cast<unsigned char>(message[end]))) ++end;
+        return message + "; raise it with --limit " + message.substr(name, end - name) + "=N";
+    }
+    return message;
 }
 
-// Messages quote names from files: printable keeps each on its one line.
-std::string errorLine(const std::string& message) { return "rootbake: error: " + printable(message) + "\n"; }
+// Messages quote names from files: messageLine keeps each on its one line.
+std::string errorLine(const std::string& message) { return messageLine("error", withLimitHint(message)); }
 
 int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     run.args = args;
@@ -164,7 +171,7 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
 std::string loadWarnings(const RunContext& run, const Asset& asset) {
     std::string out;
     if (run.args.quiet) return out;
-    for (const std::string& w : asset.warnings) out += "rootbake: warning: " + printable(asset.fileName + ": " + w) + "\n";
+    for (const std::string& w : asset.warnings) out += messageLine("warning", asset.fileName + ": " + w);
     return out;
 }
 
@@ -300,10 +307,9 @@ void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>&
         }
         for (std::size_t r = 0; assets > 0 && r < matched.size(); ++r)
             if (!matched[r])
-                std::fputs(("rootbake: warning: " +
-                            printable(config.path + ": clips[\"" + config.clips[r].glob + "\"]: the glob matches no clip of the " +
-                                      std::to_string(assets) + (assets == 1 ? " asset" : " assets") + " it applies to") +
-                            "\n")
+                std::fputs(messageLine("warning", config.path + ": clips[\"" + config.clips[r].glob +
+                                                      "\"]: the glob matches no clip of the " + std::to_string(assets) +
+                                                      (assets == 1 ? " asset" : " assets") + " it applies to")
                                .c_str(),
                            stderr);
     }

@@ -98,10 +98,11 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
 // The exit code of all outcomes (combineExitCodes).
 int exitCodeOf(const std::vector<AssetOutcome>& outcomes);
 
-// A message over a limit ("... more than maxNodes (1048576)") with how to raise it.
+// A message over a limit ("... more than maxNodes (1048576)", "... more than 8 x
+// maxSamples (...)") with how to raise it; a message that says so already is kept.
 std::string withLimitHint(std::string message);
 
-// "rootbake: error: <message>\n"
+// "rootbake: error: <message>\n", the message printable and with its limit hint.
 std::string errorLine(const std::string& message);
 
 }  // namespace rootbake::cli

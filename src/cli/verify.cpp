@@ -297,7 +297,7 @@ int verify(const VerifyArgs& given) {
             clip["note"] = r.note;
             out["clips"].push_back(std::move(clip));
         }
-        std::printf("%s\n", out.dump(2).c_str());
+        std::fputs(jsonText(out).c_str(), stdout);
     } else {
         std::printf(
             "%s: %d loops at %.0f fps. skate: the mean horizontal speed of planted contacts (within %.0f%% of\n"
@@ -334,7 +334,7 @@ int verify(const VerifyArgs& given) {
                             share(k.baked, r.measured, k.baked.meanFraction), share(k.baked, r.measured, k.baked.p95Fraction),
                             share(k.constant, r.measured, k.constant.meanFraction),
                             share(k.source, hasSource, k.source.meanFraction), ok ? "ok" : r.gated ? "SKATES" : "not gated"});
-            if (!ok) notes += "  " + printable(r.clip->name) + ": " + r.note + "\n";
+            if (!ok) notes += textLine("  " + r.clip->name + ": " + r.note);
         }
         std::fputs((tableText(rows, "  ") + notes).c_str(), stdout);
         std::printf("%s: %d of %zu clips gated, %s %.1f%% of their speed\n", failed ? "FAILED" : "ok", gated,

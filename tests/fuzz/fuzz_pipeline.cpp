@@ -4,8 +4,12 @@
 // analyzeClip, removeMotion, applyInPlace, measureLoopSeam -> the writer's
 // in-memory bake (rewrite and sidecar), serialised, the sidecar read back and
 // a GLB output loaded again. Anything the pipeline promises is checked and a
-// broken promise aborts, so libFuzzer keeps the input: a refusal is one line
-// that starts with the file name, and every number of an analysis is finite.
+// broken promise aborts, so libFuzzer keeps the input: a refusal, as the CLI
+// prints it, is one line that starts with the file name, and every number of an
+// analysis is finite. Limits are the defaults, as `rootbake bake` without flags:
+// scripts/fuzz caps memory and time per input, so an input that costs far more
+// than it weighs is a finding.
+#include "cli/printable.h"
 #include "gltf/asset.h"
 #include "sidecar/read.h"
 #include "write/bake.h"
@@ -21,7 +25,7 @@ namespace {
 
 [[noreturn]] void broken(const char* what, const std::string& detail = {}) {
     std::fprintf(stderr, "rootbake_fuzz: broken promise: %s%s%s\n", what, detail.empty() ? "" : ": ",
-                 detail.c_str());
+                 cli::printable(detail).c_str());
     std::abort();
 }
 
@@ -36,9 +40,11 @@ bool isFinite(const glm::dvec3& v) {
     return isFinite(v.x) && isFinite(v.y) && isFinite(v.z);
 }
 
-// A message: one line, and (for the loader) starting with the file name.
+// A message: as printed (names from the file escaped), one line without controls; and
+// (for the loader) starting with the file name. The message itself may hold any byte a
+// name holds, a line break too: the CLI escapes at the print boundary, not here.
 void checkMessage(const std::string& message, const std::string& prefix) {
-    require(message.find('\n') == std::string::npos, "message is more than one line", message);
+    require(cli::isOneLine(cli::printable(message)), "printed message is more than one line", message);
     require(message.size() > prefix.size() && message.compare(0, prefix.size(), prefix) == 0,
             "message does not start with the file name", message);
 }
@@ -94,7 +100,9 @@ void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
         for (const PlantedInterval& interval : p.planted)
             require(isFinite(interval.start) && isFinite(interval.end) && interval.start <= interval.end,
                     "planted interval");
-    require(a.reason.find('\n') == std::string::npos, "reason is more than one line");
+    // A node name may hold a line break (R3_ansi_node_name.glb is legal): the reason, as
+    // bake -v and inspect -v print it, is still one line.
+    require(cli::isOneLine(cli::printable(a.reason)), "printed reason is more than one line", a.reason);
 }
 
 }  // namespace
@@ -104,7 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool glb = size >= 4 && data[0] == 'g' && data[1] == 'l' && data[2] == 'T' && data[3] == 'F';
     const std::string name = glb ? "fuzz.glb" : "fuzz.gltf";
 
-    LoadLimits limits;  // the defaults: the inputs are small, every limit is far away
+    LoadLimits limits;  // the defaults
     Result<Asset> loaded = loadAssetFromMemory(bytes, name, {}, limits);
     if (!loaded) {
         checkMessage(loaded.error().message, name + ": ");
@@ -113,15 +121,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Asset& asset = *loaded;
     checkAsset(asset);
 
-    // The defaults, as `rootbake bake` without flags, but for maxSamples: at the default one
-    // key time can ask for 2^25 node positions per clip (2.5 s, 40 s under ASan), a bound, not a
-    // bug, and the fuzzer would spend its time there. 2^14 keeps every input to milliseconds;
-    // degenerate_test.cpp checks the default limits themselves.
-    // The same for the asset's budget: 2^20 node positions in all, as a fuzzer's file of
-    // thousands of clips would otherwise cost seconds.
-    Options options;
-    options.maxSamples = 1u << 14;
-    constexpr std::uint64_t kBudget = 1u << 20;
+    // The defaults, as `rootbake bake` without flags: maxSamples and the asset's budget of
+    // node positions (BakeSettings, the CLI's maxAssetNodeSamples).
+    const Options options;
+    const std::uint64_t kBudget = BakeSettings{}.maxAssetNodeSamples;
     if (Status budget = checkAnalysisBudget(asset, options, kBudget); !budget) {
         checkMessage(budget.error().message, "animations[");
         return 0;
