@@ -86,6 +86,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, *asset);
     settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
+    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
     const std::string stem = out.stem().string();
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;

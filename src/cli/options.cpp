@@ -131,6 +131,7 @@ bool parseLimit(const std::string& text, Limits& limits, std::string& error) {
         {"maxJsonDepth", nullptr, &limits.load.maxJsonDepth},
         {"maxSamples", &limits.maxSamples, nullptr},
         {"maxAssetNodeSamples", &limits.maxAssetNodeSamples, nullptr},
+        {"maxAssetTrackSamples", &limits.maxAssetTrackSamples, nullptr},
     };
     std::string names;
     for (const Named& n : named) names += std::string(names.empty() ? "" : ", ") + n.name;
