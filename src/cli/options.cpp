@@ -128,6 +128,7 @@ bool parseLimit(const std::string& text, Limits& limits, std::string& error) {
         {"maxDepth", nullptr, &limits.load.maxDepth},
         {"maxKeysPerChannel", nullptr, &limits.load.maxKeysPerChannel},
         {"maxKeyBytes", &limits.load.maxKeyBytes, nullptr},
+        {"maxImageBytes", &limits.load.maxImageBytes, nullptr},
         {"maxJsonDepth", nullptr, &limits.load.maxJsonDepth},
         {"maxSamples", &limits.maxSamples, nullptr},
         {"maxAssetNodeSamples", &limits.maxAssetNodeSamples, nullptr},

@@ -28,6 +28,9 @@ struct LoadLimits {
     // decoded key data (4-byte floats) of every node channel together, a shared sampler once per
     // channel naming it (each gets a copy): 256 MiB, 41 minutes of a 100-joint rig keyed in position and rotation at 30 per second
     std::uint64_t maxKeyBytes = 1ull << 28;
+    // image files beside the asset, all together, each once: not read but by bake, which copies or
+    // embeds them (streamed, 64 KiB at a time)
+    std::uint64_t maxImageBytes = 4ull << 30;
     int maxJsonDepth = 128;    // nesting of JSON arrays and objects (nlohmann's dump() recurses)
 };
 

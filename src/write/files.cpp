@@ -125,6 +125,37 @@ bool copyStream(std::FILE* in, std::FILE* out, std::size_t limit, int error, std
     return true;
 }
 
+// Zeros up to `to` bytes into out, from `at`.
+bool writeZeros(std::FILE* out, std::uint64_t at, std::uint64_t to, std::string& message) {
+    static const char zeros[4096] = {};
+    for (; at < to;) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof zeros, to - at));
+        if (std::fwrite(zeros, 1, n, out) != n) return message = errnoText(errno), false;
+        at += n;
+    }
+    return true;
+}
+
+// The appended files after bytes: each exactly its size, else it changed since it was planned.
+bool writeAppended(std::FILE* out, const PlannedFile& file, std::string& message) {
+    std::uint64_t at = file.bytes.size();
+    for (const AppendedFile& a : file.appended) {
+        if (!writeZeros(out, at, a.offset, message)) return false;
+        std::FILE* in = std::fopen(a.from.c_str(), "rb");
+        if (!in) return message = a.from.string() + ": " + errnoText(errno), false;
+        const bool copied = copyStream(in, out, std::size_t(a.size), 0, message);
+        const bool ended = copied && std::fgetc(in) == EOF;
+        const bool whole = copied && ended && std::uint64_t(std::ftell(in)) == a.size;
+        std::fclose(in);
+        if (!copied) return false;
+        if (!whole)
+            return message = a.from.string() + ": changed while baking (not " + std::to_string(a.size) + " bytes)",
+                   false;
+        at = a.offset + a.size;
+    }
+    return writeZeros(out, at, file.size, message);
+}
+
 TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteHook& hook) {
     TempResult r;
     if (int e = beforeStep(hook, WriteStage::CreateTemp, file.path)) return r.error = errnoText(e), r;
@@ -136,6 +167,7 @@ TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteH
         const std::size_t n = e ? file.bytes.size() / 2 : file.bytes.size();
         if (n > 0 && std::fwrite(file.bytes.data(), 1, n, out) != n) r.error = errnoText(errno);
         else if (e) r.error = errnoText(e);
+        else if (!file.appended.empty()) writeAppended(out, file, r.error);
     } else if (std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb")) {
         const int e = beforeStep(hook, WriteStage::CopyFile, file.path);
         std::error_code ec;

@@ -22,14 +22,30 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rootbake {
 
+// A file streamed into another at an offset, 64 KiB at a time (a GLB's embedded image).
+struct AppendedFile {
+    std::filesystem::path from;
+    std::uint64_t offset = 0;  // in the destination, at or after the end of bytes
+    std::uint64_t size = 0;    // bytes; a file of another size now is an error (it changed)
+};
+
 struct PlannedFile {
+    // Not an aggregate, so that {path, bytes, copyFrom} leaves the streamed members out unwarned.
+    PlannedFile() = default;
+    PlannedFile(std::filesystem::path to, std::vector<std::uint8_t> content, std::filesystem::path from = {})
+        : path(std::move(to)), bytes(std::move(content)), copyFrom(std::move(from)) {}
+
     std::filesystem::path path;       // destination
     std::vector<std::uint8_t> bytes;  // the content, when copyFrom is empty
     std::filesystem::path copyFrom;   // else: a copy of this file
+    // After bytes: each of these at its offset (in order), zeros between and up to size.
+    std::vector<AppendedFile> appended;
+    std::uint64_t size = 0;  // with appended: the whole file's bytes
 };
 
 struct FileFailure {
