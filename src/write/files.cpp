@@ -10,6 +10,8 @@
 #include <fstream>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -194,6 +196,41 @@ fs::path siblingName(const fs::path& path, const char* suffix) {
     return name;
 }
 
+// ---- the commit ------------------------------------------------------------------------------
+
+// Renames from onto to, never over an existing `to`: RENAME_NOREPLACE, else (a filesystem
+// without it) link + unlink, as link never replaces either; else (no hard links: FAT) a check
+// then a rename, two steps. 0 or an errno (EEXIST: `to` is there).
+int renameNoReplace(const char* from, const char* to) {
+    if (::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
+    if (::link(from, to) == 0) return ::unlink(from), 0;
+    if (errno != EPERM && errno != EOPNOTSUPP) return errno;
+    struct stat st {};
+    if (::lstat(to, &st) == 0) return EEXIST;
+    return ::rename(from, to) == 0 ? 0 : errno;
+}
+
+// An exclusive flock on the output's folder while an asset's files are renamed in: two bakes
+// (processes, or threads of one) to one output commit one after the other, so the last one's
+// files are the ones left, together. Best effort: a folder that cannot be locked (a network
+// filesystem without flock) is committed unlocked.
+struct FolderLock {
+    int fd = -1;
+    explicit FolderLock(const fs::path& folder) {
+        fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) return;
+        // A signal interrupts the wait (no SA_RESTART): the caller's next step sees it.
+        while (::flock(fd, LOCK_EX) != 0)
+            if (errno != EINTR || gSignal.load()) break;
+    }
+    ~FolderLock() {
+        if (fd >= 0) ::close(fd);  // releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+};
+
 }  // namespace
 
 bool sameFile(const fs::path& a, const fs::path& b) {
@@ -265,6 +302,7 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             }
     }
 
+    std::optional<FolderLock> lock;  // outlives `writing`: an undo happens under it too
     InProgress writing(session);
     for (std::size_t k = 0; k < session.folders.size(); ++k) {
         const std::string& dir = session.folders[k];
@@ -290,6 +328,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         if (!r.created) t.state = kNothing;  // never remove a name we did not make
         if (!r.error.empty()) return FileFailure{false, t.dest + ": cannot write: " + r.error};
     }
+    lock.emplace(files.empty() || files.front().path.parent_path().empty() ? fs::path(".")
+                                                                           : files.front().path.parent_path());
     for (std::size_t i = 0; i < files.size(); ++i) {
         Tracked& t = session.files[i];
         t.state = kCommitting;
@@ -299,7 +339,14 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             if (e) return FileFailure{false, t.dest + ": cannot replace: " + errnoText(e)};
         }
         int e = beforeStep(hook, WriteStage::Rename, t.dest);
-        if (!e && ::rename(t.temp.c_str(), t.dest.c_str()) != 0) e = errno;
+        // Without --force, an output that appeared since the check (another bake's) is never replaced.
+        if (!e) e = force ? (::rename(t.temp.c_str(), t.dest.c_str()) == 0 ? 0 : errno)
+                          : renameNoReplace(t.temp.c_str(), t.dest.c_str());
+        if (e == EEXIST && !force) {
+            t.state = kTemp;  // the file there is not ours to remove
+            return FileFailure{false, t.dest + ": exists: another process wrote it while this bake ran "
+                                               "(pass --force to overwrite)"};
+        }
         if (e) return FileFailure{false, t.dest + ": cannot write: " + errnoText(e)};
     }
     writing.committed = true;

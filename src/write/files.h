@@ -9,12 +9,18 @@
 // nothing), and no temporary or backup file and no folder made for a copy is
 // left. A call that completed keeps its outputs. Also with several calls at
 // once on different threads (bake's -j).
+// Two calls (processes, or threads) writing the same outputs at once: each
+// commits its renames under an exclusive flock of the first output's folder, so
+// one call's renames never interleave with another's. Without force a rename
+// never replaces a file (RENAME_NOREPLACE, else link + unlink): an output that
+// appeared after the check fails the call ("exists"), and its files stay the
+// other call's. With force the last call to commit leaves its files, all of them.
 // Not guaranteed: a crash of the machine or of the process (SIGKILL, a second
 // signal, a power cut) mid-write or mid-rename may leave temporaries
 // (".<name>.rootbake-<pid>-<n>.tmp"), an existing output moved aside
 // (".<name>.rootbake-<pid>-<n>.bak"), or, after the renames, files whose bytes
-// are not yet on disk (nothing is fsync'd); two processes writing the same
-// outputs at once.
+// are not yet on disk (nothing is fsync'd). The lock holds between processes of
+// one machine on a filesystem with flock (not every network filesystem).
 #pragma once
 
 #include <cstdint>
