@@ -183,3 +183,75 @@ TEST_CASE("hostile: image files count against maxImageBytes, and a GLB over 4 Gi
     CHECK(contains(huge.err, "bytes, more than a GLB can hold (4294967295: its lengths are 32-bit); write a .gltf"));
     CHECK_FALSE(fs::exists(out.parent_path()));
 }
+
+TEST_CASE("hostile: a temporary of a bake whose process is gone is removed by the next bake into its folder") {
+    TempDir dir("hostile-leftovers");
+    const fs::path in = dir.path / "walk.glb";
+    writeBytes(in, rootbake::samples::toGlb(rootbake::samples::makeBiped()));
+    const fs::path out = dir.path / "out";
+    fs::create_directories(out);
+    // A process that has exited (and been waited for): its pid is gone.
+    std::string printed;
+    REQUIRE(runShell("sh -c 'echo $$'", printed) == 0);
+    const std::string gone = std::to_string(std::stol(printed));
+    const std::string alive = std::to_string(::getpid());  // this test: alive, and not the bake
+    const std::vector<std::string> stale = {".walk.glb.rootbake-" + gone + "-0.tmp",
+                                            ".other.gltf.rootbake-" + gone + "-17.tmp"};
+    const std::vector<std::string> kept = {".walk.glb.rootbake-" + alive + "-0.tmp",  // a live process's
+                                           ".walk.glb.rootbake-" + gone + "-0.bak",   // an old output moved aside
+                                           "walk.rootbake-" + gone + "-0.tmp",        // not hidden: not ours
+                                           ".walk.glb.rootbake-x-0.tmp", "notes.tmp"};
+    for (const std::string& name : stale) writeText(out / name, "left by a killed bake");
+    for (const std::string& name : kept) writeText(out / name, "not a leftover");
+
+    const SplitExit e = runExeSplit("bake " + q(in) + " -o " + q(out / "walk.glb"));
+    REQUIRE_MESSAGE(e.code == 0, e.err);
+    for (const std::string& name : stale) CHECK_MESSAGE(!fs::exists(out / name), name);
+    for (const std::string& name : kept) CHECK_MESSAGE(fs::exists(out / name), name);
+    CHECK(entries(out) == kept.size() + 2);  // and the bake's own two files
+}
+
+TEST_CASE("hostile: the rootbake.json search stops at the top of a repository") {
+    TempDir dir("hostile-config");
+    // A config above the repository that would make every clip "none".
+    writeText(dir.path / "rootbake.json", R"({"clips": {"*": {"source": "none"}}})");
+    const fs::path repo = dir.path / "repo";
+    fs::create_directories(repo / ".git");
+    fs::create_directories(repo / "art");
+    const fs::path in = repo / "art" / "walk.glb";
+    writeBytes(in, rootbake::samples::toGlb(rootbake::samples::makeBiped()));
+    auto sources = [&](const std::string& extra) {
+        const SplitExit e = runExeSplit("inspect --json " + q(in) + extra);
+        REQUIRE_MESSAGE(e.code == 0, e.err);
+        std::vector<std::string> out;
+        for (const Json& clip : Json::parse(e.out)[0]["clips"]) out.push_back(clip["source"]);
+        return out;
+    };
+    auto countNone = [](const std::vector<std::string>& s) { return std::count(s.begin(), s.end(), "none"); };
+
+    const std::vector<std::string> inRepo = sources("");
+    REQUIRE(inRepo.size() >= 2);
+    CHECK(countNone(inRepo) < std::ptrdiff_t(inRepo.size()));  // the biped's clips travel: not read
+
+    // Named, it applies; without the .git (a .git file, as a worktree has, counts too) it is found.
+    CHECK(countNone(sources(" --config " + q(dir.path / "rootbake.json"))) == std::ptrdiff_t(inRepo.size()));
+    fs::remove_all(repo / ".git");
+    CHECK(countNone(sources("")) == std::ptrdiff_t(inRepo.size()));
+    writeText(repo / ".git", "gitdir: elsewhere");
+    CHECK(sources("") == inRepo);
+    fs::remove(repo / ".git");
+
+    // A folder anyone may write to (as /tmp) ends the search before its config is read.
+    fs::permissions(dir.path, fs::perms::others_write, fs::perm_options::add);
+    CHECK(sources("") == inRepo);
+    fs::permissions(dir.path, fs::perms::others_write, fs::perm_options::remove);
+    CHECK(countNone(sources("")) == std::ptrdiff_t(inRepo.size()));
+
+    // A config that says it is the top: accepted, and it is the one that applies.
+    writeText(repo / "art" / "rootbake.json", R"({"root": true, "defaults": {"minimumTravel": 0.1}})");
+    CHECK(sources("") == inRepo);
+    writeText(repo / "art" / "rootbake.json", R"({"root": "yes"})");
+    const SplitExit bad = runExeSplit("inspect " + q(in));
+    CHECK(bad.code == 1);
+    CHECK(contains(bad.err, "rootbake.json: root: expected true or false"));
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -231,6 +232,39 @@ struct FolderLock {
     FolderLock& operator=(const FolderLock&) = delete;
 };
 
+// ---- leftovers of killed bakes ------------------------------------------------------------------
+
+// The process that made a temporary (".walk.glb.rootbake-1234-0.tmp": 1234); 0 for another name.
+pid_t temporaryOwner(const std::string& name) {
+    const std::string_view tmp = ".tmp", tag = ".rootbake-";
+    if (name.size() < 2 || name[0] != '.' || !name.ends_with(tmp)) return 0;
+    const std::size_t at = name.rfind(tag);
+    if (at == std::string::npos || at == 0) return 0;
+    const char* first = name.data() + at + tag.size();
+    const char* last = name.data() + name.size() - tmp.size();
+    long pid = 0;
+    unsigned long serial = 0;
+    const auto p = std::from_chars(first, last, pid);
+    if (p.ec != std::errc() || p.ptr == last || *p.ptr != '-' || pid <= 0) return 0;
+    const auto n = std::from_chars(p.ptr + 1, last, serial);
+    if (n.ec != std::errc() || n.ptr != last) return 0;
+    return pid_t(pid);
+}
+
+// Removes the temporaries of bakes killed before they could (SIGKILL, a crash) from a folder:
+// those whose process is gone. A live process's (another bake's, this one's) is kept, as is one
+// whose process cannot be asked (EPERM: another user's, alive).
+void removeStaleTemporaries(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const pid_t owner = temporaryOwner(name);
+        if (owner == 0 || owner == ::getpid()) continue;
+        if (!fs::is_regular_file(it->symlink_status(ec))) continue;
+        if (::kill(owner, 0) == -1 && errno == ESRCH) ::unlink(it->path().c_str());
+    }
+}
+
 }  // namespace
 
 bool sameFile(const fs::path& a, const fs::path& b) {
@@ -321,6 +355,13 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             return FileFailure{false, f.path.string() + ": " + dir.string() + " is not a folder"};
     }
 
+    std::vector<fs::path> swept;
+    for (const PlannedFile& f : files) {
+        const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
+        if (std::find(swept.begin(), swept.end(), dir) != swept.end()) continue;
+        swept.push_back(dir);
+        removeStaleTemporaries(dir);
+    }
     for (std::size_t i = 0; i < files.size(); ++i) {
         Tracked& t = session.files[i];
         t.state = kTemp;

@@ -15,12 +15,17 @@
 // never replaces a file (RENAME_NOREPLACE, else link + unlink): an output that
 // appeared after the check fails the call ("exists"), and its files stay the
 // other call's. With force the last call to commit leaves its files, all of them.
+// Temporaries left in a folder by a process that is gone (SIGKILL) are removed by
+// the next call writing into that folder; a live process's are kept.
 // Not guaranteed: a crash of the machine or of the process (SIGKILL, a second
 // signal, a power cut) mid-write or mid-rename may leave temporaries
-// (".<name>.rootbake-<pid>-<n>.tmp"), an existing output moved aside
-// (".<name>.rootbake-<pid>-<n>.bak"), or, after the renames, files whose bytes
-// are not yet on disk (nothing is fsync'd). The lock holds between processes of
-// one machine on a filesystem with flock (not every network filesystem).
+// (".<name>.rootbake-<pid>-<n>.tmp", removed by a later call as above), an
+// existing output moved aside (".<name>.rootbake-<pid>-<n>.bak", kept: it may be
+// the only copy), or, after the renames, files whose bytes are not yet on disk
+// (nothing is fsync'd). The lock holds between processes of one machine on a
+// filesystem with flock (not every network filesystem); the pid of a temporary
+// means a process of this machine (a folder shared by several machines or PID
+// namespaces can have a live process's temporary taken for a leftover).
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #     finds no output when it checks, writes its temporaries and waits for the lock; its renames
 #     must then refuse to replace the first's files (exit 3, "exists"), leaving the first's pair
 #     and no temporary. (Before: both exited 0, the second silently replacing the first.)
+#   a bake killed (SIGKILL) while held: its temporaries are removed by the next bake there.
 #   race_test.sh ROOTBAKE MAKE_BIPED WORK_DIR       (exit 77: skipped, no strace or no ptrace)
 set -uo pipefail
 rootbake=$1 make_biped=$2 work=$3
@@ -60,4 +61,18 @@ for run in 1 2; do
   [ "$(pair_of "$d")" = a ] || fail "no --force run $run: the files left are $(pair_of "$d"), expected the first bake's"
   [ "$(ls -A "$d" | wc -l)" = 2 ] || fail "no --force run $run: left: $(ls -A "$d")"
 done
-echo "ok: racing bakes leave one bake's pair; without --force the later rename fails"
+# A bake killed with SIGKILL while its temporaries exist (held at its first rename): they stay,
+# and the next bake into that folder removes them, as their process is gone.
+d="$work/killed" && mkdir "$d"
+strace -f -qq -o /dev/null -e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:delay_enter=3000000:when=1 \
+  "$rootbake" bake "$work/a.glb" -o "$d/out.glb" -q & tracer=$!
+sleep 1.2
+victim=$(pgrep -P "$tracer")  # strace's child: the bake
+[ -n "$victim" ] || fail "no bake under strace"
+kill -KILL "$victim"
+{ wait "$tracer"; } 2>/dev/null
+left=$(ls -A "$d" | grep -c -- "\.rootbake-$victim-[0-9]*\.tmp$")
+[ "$left" = 2 ] || fail "the killed bake left $left temporaries, expected 2: $(ls -A "$d")"
+"$rootbake" bake "$work/b.glb" -o "$d/out.glb" -q || fail "the bake after the killed one"
+[ "$(ls -A "$d")" = "$(printf 'out.glb\nout.rootmotion.json')" ] || fail "left after the next bake: $(ls -A "$d")"
+echo "ok: racing bakes leave one bake's pair; without --force the later rename fails; a killed bake's temporaries go"
