@@ -17,6 +17,9 @@ std::string num(double value) {
     return std::string(text, end);
 }
 
+// A count as digits while a double holds it exactly (2^53), else as num does.
+std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count); }
+
 }  // namespace
 
 Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
@@ -33,8 +36,8 @@ Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uin
         const double samples = std::max(2.0, wanted) + 1.0;
         trackSamples += samples;
         if (trackSamples > double(maxAssetTrackSamples))
-            return Error{clipLabel(clip) + ": " + num(samples) + " motion-track samples (" + num(clip.end) +
-                         " s x " + num(options.samplesPerSecond) + " per second + 1), " + num(trackSamples) +
+            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" + num(clip.end) +
+                         " s x " + num(options.samplesPerSecond) + " per second + 1), " + whole(trackSamples) +
                          " with the clips before it, more than maxAssetTrackSamples (" +
                          std::to_string(maxAssetTrackSamples) + ")"};
         total += samples * nodes;
