@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <system_error>
 
 #include <fcntl.h>
@@ -355,11 +357,16 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             return FileFailure{false, f.path.string() + ": " + dir.string() + " is not a folder"};
     }
 
-    std::vector<fs::path> swept;
+    // Once per folder and process: leftovers are older than this run, and a batch of thousands
+    // of assets into one folder must not list it once per asset.
+    static std::mutex sweeping;
+    static std::set<std::string> swept;
     for (const PlannedFile& f : files) {
         const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
-        if (std::find(swept.begin(), swept.end(), dir) != swept.end()) continue;
-        swept.push_back(dir);
+        {
+            std::lock_guard guard(sweeping);
+            if (!swept.insert(fs::absolute(dir, ec).lexically_normal().string()).second) continue;
+        }
         removeStaleTemporaries(dir);
     }
     for (std::size_t i = 0; i < files.size(); ++i) {
