@@ -456,7 +456,7 @@ TEST_CASE("limits: a node hierarchy deeper than maxDepth is refused without recu
 }
 
 TEST_CASE("limits: thousands of channels sharing one large sampler are refused before decoding") {
-    // 65536 keys (1 MiB of key data) named by 1100 channels: 1.1 GiB of copies.
+    // 65536 keys (1 MiB of key data) named by 1100 channels: 1.1 GiB of copies; the 129th passes 128 MiB.
     const int keys = 65536, nodes = 1100;
     std::vector<float> times(keys), values(3 * keys, 0.0f);
     for (int k = 0; k < keys; ++k) times[k] = float(k) / 60.0f;
@@ -467,8 +467,8 @@ TEST_CASE("limits: thousands of channels sharing one large sampler are refused b
     for (int i = 1; i < nodes; ++i) channels.push_back({{"sampler", 0}, {"target", {{"node", i}, {"path", "translation"}}}});
     auto asset = load(document.dump());
     REQUIRE_FALSE(asset.ok());
-    CHECK(asset.error().message.find("tiny.gltf: animations[0].channels[1024]: the key data of animations[0..0] "
-                                     "decodes to more than maxKeyBytes (1073741824 bytes in all)") == 0);
+    CHECK(asset.error().message.find("tiny.gltf: animations[0].channels[128]: the key data of animations[0..0] "
+                                     "decodes to more than maxKeyBytes (134217728 bytes in all)") == 0);
     LoadLimits small;
     small.maxKeyBytes = 4 * 4 * keys;  // one channel's worth
     auto two = load(document.dump(), small);
@@ -499,4 +499,59 @@ TEST_CASE("limits: the clips of one asset share a work budget; the error names t
     auto baked = bakeAsset(*asset, bytes, settings);
     REQUIRE_FALSE(baked.ok());
     CHECK(baked.error().message.find("tiny.gltf: animations[5]") == 0);
+}
+
+TEST_CASE("limits: clips count their motion-track samples against maxAssetTrackSamples, shared or not") {
+    // Four animations naming one sampler of a 1 s walk: 61 samples each.
+    Json document = Json::parse(tinyGltf(smallRig(), {hipsWalk()}));
+    const Json animation = document["animations"][0];
+    for (int i = 1; i < 4; ++i) document["animations"].push_back(animation);
+    auto asset = load(document.dump());
+    REQUIRE(asset.ok());
+    REQUIRE(asset->clips.size() == 4);
+    CHECK(checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61).ok());
+    const Status over = checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61 - 1);
+    REQUIRE_FALSE(over.ok());
+    CHECK(over.error().message.find("animations[3] \"clip\": 61 motion-track samples (1 s x 60 per second + 1), "
+                                    "244 with the clips before it") == 0);
+    CHECK(over.error().message.find("more than maxAssetTrackSamples (243)") != std::string::npos);
+
+    // bakeAsset refuses before analysing, and keeps exactly 4 x 61 track samples when allowed.
+    BakeSettings settings;
+    settings.maxAssetTrackSamples = 4 * 61 - 1;
+    const std::vector<std::uint8_t> bytes{'{', '}'};
+    auto refused = bakeAsset(*asset, bytes, settings);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("tiny.gltf: animations[3]") == 0);
+    settings.maxAssetTrackSamples = 4 * 61;
+    auto baked = bakeAsset(*asset, bytes, settings);
+    REQUIRE_MESSAGE(baked.ok(), baked.error().message);
+    std::size_t kept = 0;
+    for (const BakedClip& clip : baked->clips) kept += clip.analysis.track.times.size();
+    CHECK(kept == 4 * 61);
+}
+
+TEST_CASE("limits: a root track that follows dense keys is counted as it is kept, after its clip") {
+    // The hips walk 1 m in 1 s keyed 240 times a second: the track follows the 240 key
+    // intervals (241 samples), though 60 per second counts 61 before the analysis.
+    std::vector<float> times, values;
+    for (int k = 0; k <= 240; ++k) {
+        times.push_back(float(k) / 240.0f);
+        values.insert(values.end(), {0.0f, 1.0f, float(k) / 240.0f});
+    }
+    auto asset = load(tinyGltf(smallRig(), {{1, "translation", "LINEAR", times, values}}));
+    REQUIRE(asset.ok());
+    const std::vector<std::uint8_t> bytes{'{', '}'};
+    BakeSettings settings;
+    settings.maxAssetTrackSamples = 240;
+    CHECK(checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 240).ok());
+    auto refused = bakeAsset(*asset, bytes, settings);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message ==
+          "tiny.gltf: animations[0] \"clip\": a motion track of 241 samples (following the root's keys), 241 with the "
+          "clips before it, more than maxAssetTrackSamples (240)");
+    settings.maxAssetTrackSamples = 241;
+    auto baked = bakeAsset(*asset, bytes, settings);
+    REQUIRE_MESSAGE(baked.ok(), baked.error().message);
+    CHECK(baked->clips[0].analysis.track.times.size() == 241);
 }

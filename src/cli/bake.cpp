@@ -108,6 +108,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, *asset);
     settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
+    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
     const std::string stem = out.stem().string();
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
@@ -150,6 +151,8 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     const fs::path sidecar = sidecarPath(out);
     std::vector<PlannedFile> files;
     files.push_back({out, std::move(baked->asset.main), {}});
+    for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
+    files.back().size = baked->asset.mainSize;
     const std::string sidecarText = baked->sidecar.dump(2) + "\n";
     files.push_back({sidecar, std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
     for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});

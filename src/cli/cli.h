@@ -77,6 +77,7 @@ struct Limits {
     LoadLimits load;
     std::uint64_t maxSamples = Options{}.maxSamples;
     std::uint64_t maxAssetNodeSamples = 1ull << 28;  // BakeSettings' default
+    std::uint64_t maxAssetTrackSamples = 1ull << 18;  // BakeSettings' default (kMaxAssetTrackSamples)
 };
 
 // "NAME=VALUE" of --limit; an error names the flag and lists the names.

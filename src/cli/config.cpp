@@ -24,7 +24,7 @@ const std::vector<std::string> kOptionKeys = {
     "rootNode",     "characterNode",      "contactNodes",     "source",      "extractRotation",
     "extractLateralMotion", "upAxis",     "minimumTravel",    "minimumTurn", "directionSnapAngle",
     "samplesPerSecond",     "contactRule"};
-const std::vector<std::string> kTopKeys = {"defaults", "clips"};
+const std::vector<std::string> kTopKeys = {"defaults", "clips", "root"};
 
 struct Failure {
     std::string message;
@@ -136,6 +136,9 @@ Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileNa
         for (const auto& [key, value] : document.items()) {
             if (key == "defaults") {
                 config.defaults = readOptions(value, "defaults", true);
+            } else if (key == "root") {
+                // As .editorconfig's: the top of the search (the nearest config ends it anyway).
+                if (!value.is_boolean()) fail("root", "expected true or false");
             } else if (key == "clips") {
                 if (!value.is_object()) fail("clips", "expected an object of glob: options");
                 for (const auto& [glob, options] : value.items())
@@ -163,12 +166,19 @@ fs::path findConfig(const fs::path& input) {
     fs::path folder = fs::absolute(input, error).parent_path();
     if (error) return {};
     for (;;) {
+        // A folder anyone may write to (/tmp, a shared drop folder): whoever wrote a rootbake.json
+        // there is not the art's owner. The search ends before it.
+        const fs::perms perms = fs::status(folder, error).permissions();
+        if (!error && (perms & fs::perms::others_write) != fs::perms::none) return {};
         const fs::path candidate = folder / "rootbake.json";
         if (fs::is_regular_file(candidate, error)) {
             // Named as the input is: relative inputs give relative config paths in messages.
             const fs::path relative = fs::relative(candidate, fs::current_path(error), error);
             return error || relative.empty() ? candidate : relative;
         }
+        // The top of a repository ends the search: a rootbake.json above it (in /tmp, in a home
+        // folder) is not the art's, and must not change every bake below it.
+        if (fs::exists(folder / ".git", error)) return {};
         if (!folder.has_relative_path()) return {};
         folder = folder.parent_path();
     }

@@ -29,7 +29,9 @@ struct ConfigFile {
 Result<ConfigFile> parseConfig(std::string_view text, const std::string& fileName);
 Result<ConfigFile> readConfig(const std::filesystem::path& file);
 
-// The nearest rootbake.json in the input's folder or above it; empty path when none.
+// The nearest rootbake.json in the input's folder or above it, up to the top of the repository
+// the input is in (the first folder with a .git, file or folder) and below any folder anyone may
+// write to (/tmp); empty path when none.
 std::filesystem::path findConfig(const std::filesystem::path& input);
 
 // The rule's glob matches the clip name (fnmatch).

@@ -145,9 +145,11 @@ bool parseLimit(const std::string& text, Limits& limits, std::string& error) {
         {"maxDepth", nullptr, &limits.load.maxDepth},
         {"maxKeysPerChannel", nullptr, &limits.load.maxKeysPerChannel},
         {"maxKeyBytes", &limits.load.maxKeyBytes, nullptr},
+        {"maxImageBytes", &limits.load.maxImageBytes, nullptr},
         {"maxJsonDepth", nullptr, &limits.load.maxJsonDepth},
         {"maxSamples", &limits.maxSamples, nullptr},
         {"maxAssetNodeSamples", &limits.maxAssetNodeSamples, nullptr},
+        {"maxAssetTrackSamples", &limits.maxAssetTrackSamples, nullptr},
     };
     std::string names;
     for (const Named& n : named) names += std::string(names.empty() ? "" : ", ") + n.name;

@@ -193,7 +193,8 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
 }
 
 Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
-    Status budget = checkAnalysisBudget(asset, Options{}, run.limits.maxAssetNodeSamples, options);
+    Status budget = checkAnalysisBudget(asset, Options{}, run.limits.maxAssetNodeSamples, options,
+                                        run.limits.maxAssetTrackSamples);
     if (!budget) return Error{withLimitHint(asset.fileName + ": " + budget.error().message)};
     return Ok{};
 }

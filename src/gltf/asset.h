@@ -25,7 +25,13 @@ struct LoadLimits {
     int maxNodes = 1 << 20;
     int maxDepth = 4096;       // node hierarchy depth
     int maxKeysPerChannel = 1 << 24;
-    std::uint64_t maxKeyBytes = 1ull << 30;  // decoded key data (4-byte floats) of every node channel together
+    // decoded key data (4-byte floats) of every node channel together, a shared sampler once per
+    // channel naming it (each gets a copy): 128 MiB, 20 minutes of a 100-joint rig keyed in position and rotation at
+    // 30 per second; with the file and maxAssetTrackSamples' results, a hostile file stays under 256 MiB
+    std::uint64_t maxKeyBytes = 1ull << 27;
+    // image files beside the asset, all together, each once: not read but by bake, which copies or
+    // embeds them (streamed, 64 KiB at a time)
+    std::uint64_t maxImageBytes = 4ull << 30;
     int maxJsonDepth = 128;    // nesting of JSON arrays and objects (nlohmann's dump() recurses)
 };
 

@@ -3,6 +3,7 @@
 // and every claimed length is compared with what is there before it is used.
 #include "gltf/internal.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -36,8 +37,9 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 // image is a warning (Asset::missingImages): only bake needs images.
 // fileBytes: the file's bytes when the caller gives them up; a GLB's BIN chunk then
 // becomes buffers[0] in place, without a second copy of the mesh bytes.
+// Image files count against maxImageBytes, each file once: bake copies or embeds them.
 Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder,
-                   std::vector<std::uint8_t>* fileBytes, Asset& asset) {
+                   std::vector<std::uint8_t>* fileBytes, const LoadLimits& limits, Asset& asset) {
     const Where all(kRoot, "buffers");
     asset.buffers.resize(layout.buffers.size());
     for (std::size_t i = 0; i < layout.buffers.size(); ++i) {
@@ -78,6 +80,8 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
 
     const Json* images = member(asset.document, "images");
     const Where ia(kRoot, "images");
+    std::vector<fs::path> counted;  // image files already counted
+    std::uint64_t imageBytes = 0;
     for (std::size_t i = 0; images && i < images->size(); ++i) {
         const Json* uri = member((*images)[i], "uri");
         if (!uri) continue;
@@ -93,6 +97,14 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
         }
         if (!file) return file.error();
         addUnique(asset.externalUris, text);
+        if (std::find(counted.begin(), counted.end(), *file) != counted.end()) continue;
+        counted.push_back(*file);
+        std::error_code ec;
+        const std::uintmax_t size = fs::file_size(*file, ec);
+        if (!ec) imageBytes += size;
+        if (imageBytes > limits.maxImageBytes)
+            return fail(uriAt, "image files of " + std::to_string(imageBytes) + " bytes up to this one, more than " +
+                                   "maxImageBytes (" + std::to_string(limits.maxImageBytes) + ")");
     }
     return Ok{};
 }
@@ -129,7 +141,7 @@ Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder
     } else {
         asset.scene = sizeOf(member(asset.document, "scenes")) > 0 ? 0 : -1;
     }
-    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, asset));
+    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, limits, asset));
     ROOTBAKE_TRY(validateData(layout, asset.buffers));
     ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips, asset.warnings));
     return Ok{};

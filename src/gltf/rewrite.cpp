@@ -191,19 +191,21 @@ const char* mimeTypeOf(const fs::path& file) {
     return nullptr;
 }
 
-Status readWhole(const fs::path& file, std::vector<std::uint8_t>& out) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot open"};
-    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) return Error{file.string() + ": cannot read"};
-    return Ok{};
+// The size of a file to embed: what the writer then streams, and checks again.
+Result<std::uint64_t> fileSize(const fs::path& file) {
+    std::error_code ec;
+    const std::uintmax_t size = fs::file_size(file, ec);
+    if (ec) return Error{file.string() + ": cannot read: " + ec.message()};
+    return std::uint64_t(size);
 }
 
-// A GLB of the JSON and, when hasBin, a BIN chunk of binSize bytes that appendBin
-// appends: straight into the output, so the mesh bytes are copied once.
+// A GLB of the JSON and, when hasBin, a BIN chunk of binSize bytes, of which appendBin
+// appends the first binSize - streamedBytes straight into the output (the mesh bytes are
+// copied once); the rest (embedded image files and padding) the writer streams.
+// total: the whole GLB's size, at most 4 GiB - 1 (its lengths are 32-bit; the caller checks).
 template <class AppendBin>
 std::vector<std::uint8_t> frameGlb(const std::string& json, bool hasBin, std::uint64_t binSize,
-                                   AppendBin&& appendBin) {
+                                   std::uint64_t streamedBytes, AppendBin&& appendBin) {
     auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
         for (int i = 0; i < 4; ++i) out.push_back(std::uint8_t(v >> (8 * i)));
     };
@@ -211,7 +213,7 @@ std::vector<std::uint8_t> frameGlb(const std::string& json, bool hasBin, std::ui
     const std::uint32_t binLength = hasBin ? std::uint32_t(align4(binSize)) : 0;
     const std::uint32_t total = 12 + 8 + jsonLength + (hasBin ? 8 + binLength : 0);
     std::vector<std::uint8_t> out;
-    out.reserve(total);
+    out.reserve(total - (streamedBytes ? align4(binSize) - (binSize - streamedBytes) : 0));
     put32(out, 0x46546C67);  // "glTF"
     put32(out, 2);
     put32(out, total);
@@ -223,10 +225,16 @@ std::vector<std::uint8_t> frameGlb(const std::string& json, bool hasBin, std::ui
         put32(out, binLength);
         put32(out, 0x004E4942);  // "BIN\0"
         appendBin(out);
-        out.resize(total, 0);
+        if (!streamedBytes) out.resize(total, 0);
     }
     return out;
 }
+
+// The size of a GLB of a JSON chunk of jsonSize bytes and a BIN chunk of binSize (none when 0).
+std::uint64_t glbSize(std::uint64_t jsonSize, std::uint64_t binSize) {
+    return 12 + 8 + align4(jsonSize) + (binSize ? 8 + align4(binSize) : 0);
+}
+constexpr std::uint64_t kMaxGlbBytes = 0xFFFFFFFFull;  // its header's 32-bit length
 
 class Rewriter {
 public:
@@ -696,6 +704,10 @@ private:
         return stem.string() + "_" + std::to_string(binNames_ - 1) + ".bin";
     }
     int binNames_ = 0;
+    // Image files a GLB output embeds, their offsets in the BIN chunk until frame() moves them
+    // into the GLB; binEnd_: the BIN chunk's end after them (0: none).
+    std::vector<StreamedFile> embedded_;
+    std::uint64_t binEnd_ = 0;
 
     // A buffer written to a new .bin beside a .gltf.
     void writeBin(std::size_t b) {
@@ -773,14 +785,15 @@ private:
                 copyBeside(*file);
                 continue;
             }
-            std::vector<std::uint8_t> bytes;
-            ROOTBAKE_TRY(readWhole(*file, bytes));
-            bin.resize(align4(bin.size()), 0);
+            // Not read here: the writer streams it after the BIN chunk's other bytes.
+            auto size = fileSize(*file);
+            if (!size) return Error{asset_.fileName + ": images[" + std::to_string(i) + "]: " + size.error().message};
+            const std::uint64_t offset = align4(binEnd_ ? binEnd_ : bin.size());
             if (!member(doc_, "bufferViews")) doc_["bufferViews"] = Json::array();
-            doc_["bufferViews"].push_back(
-                Json{{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}});
-            bin.insert(bin.end(), bytes.begin(), bytes.end());
-            out_.bytesAppended += bytes.size();
+            doc_["bufferViews"].push_back(Json{{"buffer", 0}, {"byteOffset", offset}, {"byteLength", *size}});
+            embedded_.push_back({*file, offset, *size});
+            binEnd_ = offset + *size;
+            out_.bytesAppended += *size;
             Json& image = doc_["images"][i];  // fetched again: the root may have moved
             image.erase("uri");
             image["bufferView"] = doc_["bufferViews"].size() - 1;
@@ -788,7 +801,7 @@ private:
             anyData = true;
         }
         if (!anyData) return Ok{};
-        buffers[0]["byteLength"] = bin.size();
+        buffers[0]["byteLength"] = binEnd_ ? binEnd_ : bin.size();
         doc_["buffers"] = std::move(buffers);
         return Ok{};
     }
@@ -824,20 +837,33 @@ private:
         const int indent = glb ? -1 : options_.indent;
         std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
         if (glb) {
+            const std::uint64_t binSize = binIsBuffer0 ? (touched_[0] ? heldBytes(0) : sourceOf(0).size())
+                                                       : std::max<std::uint64_t>(bin.size(), binEnd_);
+            const std::uint64_t total = glbSize(json.size(), hasBin || binEnd_ ? binSize : 0);
+            if (total > kMaxGlbBytes)
+                return Error{asset_.fileName + ": the GLB output would be " + std::to_string(total) +
+                             " bytes, more than a GLB can hold (" + std::to_string(kMaxGlbBytes) +
+                             ": its lengths are 32-bit); write a .gltf (--gltf)"};
             if (binIsBuffer0) {
-                const std::uint64_t size = touched_[0] ? heldBytes(0) : sourceOf(0).size();
-                out_.main = frameGlb(json, true, size, [&](std::vector<std::uint8_t>& out) {
+                out_.main = frameGlb(json, true, binSize, 0, [&](std::vector<std::uint8_t>& out) {
                     if (touched_[0]) return appendBuffer(0, out);
                     out.insert(out.end(), sourceOf(0).begin(), sourceOf(0).end());
                 });
             } else {
-                out_.main = frameGlb(json, hasBin, bin.size(), [&](std::vector<std::uint8_t>& out) {
+                const std::uint64_t streamed = binEnd_ ? binSize - bin.size() : 0;
+                out_.main = frameGlb(json, hasBin || binEnd_, binSize, streamed, [&](std::vector<std::uint8_t>& out) {
                     out.insert(out.end(), bin.begin(), bin.end());
                 });
+                // The embedded files' offsets in the GLB: after its header, JSON chunk and BIN header.
+                const std::uint64_t binStart = 12 + 8 + align4(json.size()) + 8;
+                for (StreamedFile& f : embedded_) f.offset += binStart;
+                out_.streamed = std::move(embedded_);
             }
+            out_.mainSize = total;
         } else {
             if (indent >= 0) json += '\n';
             out_.main.assign(json.begin(), json.end());
+            out_.mainSize = out_.main.size();
         }
         return std::move(out_);
     }

@@ -55,8 +55,20 @@ struct SideFile {
     std::filesystem::path copyFrom;      // a file the input reads
 };
 
+// A file embedded in the output without being read into memory (a GLB's image): its
+// `size` bytes go at `offset` of the output, after main's bytes.
+struct StreamedFile {
+    std::filesystem::path file;
+    std::uint64_t offset = 0;  // bytes from the start of the output
+    std::uint64_t size = 0;    // bytes, as the rewrite saw it; the writer fails if the file changed
+};
+
 struct RewrittenAsset {
-    std::vector<std::uint8_t> main;  // the .glb or .gltf
+    // The .glb or .gltf: main's bytes, then each streamed file at its offset, zeros between them
+    // and up to mainSize (a GLB's image files are streamed, so memory does not follow their size).
+    std::vector<std::uint8_t> main;
+    std::vector<StreamedFile> streamed;
+    std::uint64_t mainSize = 0;
     std::vector<SideFile> files;
     std::vector<std::filesystem::path> reads;  // every file beside the input that it reads (buffers, images)
     // Per input animation: where the clip to play is in the output, and its name
@@ -69,7 +81,7 @@ struct RewrittenAsset {
 
 // Applies the rewrites (at most one per animation, in any order), inserts the root bone when one
 // is given, and frames the result. Fails only on what cannot be written: an image or buffer file
-// that cannot be read for embedding, a GLB whose buffers[0] has no bytes, a skin of the root
+// that cannot be read for embedding, a GLB whose buffers[0] has no bytes, a GLB over 4 GiB - 1, a skin of the root
 // bone's child whose inverse bind matrices cannot be read to append one.
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
                                     const RewriteOptions& options, const NewRootBone* rootBone = nullptr);

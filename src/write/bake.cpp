@@ -17,19 +17,30 @@ std::string num(double value) {
     return std::string(text, end);
 }
 
+// A count as digits while a double holds it exactly (2^53), else as num does.
+std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count); }
+
 }  // namespace
 
 Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
-                           std::span<const Options> clipOptions) {
+                           std::span<const Options> clipOptions, std::uint64_t maxAssetTrackSamples) {
     // As analyzeClip counts them: from 0 to the last key, at least 2 samples, plus one.
     const double nodes = asset.rig.size();
     double total = 0.0;
+    double trackSamples = 0.0;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
         const Options& options = clipOptions.empty() ? defaults : clipOptions[i];
         const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
         if (!(wanted <= double(options.maxSamples))) continue;  // refused by analyzeClip itself
-        total += (std::max(2.0, wanted) + 1.0) * nodes;
+        const double samples = std::max(2.0, wanted) + 1.0;
+        trackSamples += samples;
+        if (trackSamples > double(maxAssetTrackSamples))
+            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" + num(clip.end) +
+                         " s x " + num(options.samplesPerSecond) + " per second + 1), " + whole(trackSamples) +
+                         " with the clips before it, more than maxAssetTrackSamples (" +
+                         std::to_string(maxAssetTrackSamples) + ")"};
+        total += samples * nodes;
         if (total > double(maxAssetNodeSamples))
             return Error{clipLabel(clip) + ": the " + std::to_string(i + 1) + " clips up to this one need " +
                          num(total) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
@@ -56,15 +67,23 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
         return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) + " clip settings for " +
                      std::to_string(asset.clips.size()) + " clips"};
     if (Status budget = checkAnalysisBudget(asset, settings.analysis, settings.maxAssetNodeSamples,
-                                            settings.clipAnalysis);
+                                            settings.clipAnalysis, settings.maxAssetTrackSamples);
         !budget)
         return Error{asset.fileName + ": " + budget.error().message};
     Baked out;
     std::vector<ClipRewrite> rewrites;
+    std::uint64_t trackSamples = 0;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
         auto baked = bakeClip(asset.rig, clip, settings.clipAnalysis.empty() ? settings.analysis : settings.clipAnalysis[i]);
         if (!baked) return Error{asset.fileName + ": " + baked.error().message};
+        // A root track that follows its keys can be longer than the samples counted above.
+        trackSamples += baked->analysis.track.times.size();
+        if (trackSamples > settings.maxAssetTrackSamples)
+            return Error{asset.fileName + ": " + clipLabel(clip) + ": a motion track of " +
+                         std::to_string(baked->analysis.track.times.size()) + " samples (following the root's keys), " +
+                         std::to_string(trackSamples) + " with the clips before it, more than maxAssetTrackSamples (" +
+                         std::to_string(settings.maxAssetTrackSamples) + ")"};
         if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels, {}});
         out.clips.push_back(std::move(*baked));
     }

@@ -14,6 +14,10 @@
 
 namespace rootbake {
 
+// maxAssetTrackSamples' default: 73 minutes of clips at 60 samples per second, whatever
+// the clips share (4 clips naming one 2-key sampler over 19 hours are 4 x 19 hours).
+inline constexpr std::uint64_t kMaxAssetTrackSamples = 1ull << 18;
+
 // One clip, analysed and made in place.
 struct BakedClip {
     ClipAnalysis analysis;
@@ -39,16 +43,23 @@ struct BakeSettings {
     // 100-node rig at 60 per second are 2^26); a file of 10,000 clips each just under
     // Options::maxSamples does not.
     std::uint64_t maxAssetNodeSamples = 1ull << 28;
+    // Motion-track samples of all clips together: what the sidecar (and inspect's and
+    // report's results) keep and print, about 40 bytes in memory and 100 in the sidecar
+    // each. Refused before the analysis on (samples + 1) per clip, and after each clip on
+    // the track it got (a rewritten root's track can follow its keys, up to 4 x samples).
+    std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
 };
 
 // Checks, before any clip is analysed, that the clips' node positions summed in
-// clip order stay within maxAssetNodeSamples. A clip that analyzeClip refuses on
-// its own (more samples than Options::maxSamples) adds nothing. The error names
-// the clip at which the sum passes it ("animations[9000] \"c\": ... more than
-// maxAssetNodeSamples (268435456)").
+// clip order stay within maxAssetNodeSamples, and their samples + 1 within
+// maxAssetTrackSamples. A clip that analyzeClip refuses on its own (more samples
+// than Options::maxSamples) adds nothing. The error names the clip at which a sum
+// passes its limit ("animations[9000] \"c\": ... more than maxAssetNodeSamples
+// (268435456)").
 // clipOptions, when not empty, gives each clip its own (one per clip).
 Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples,
-                           std::span<const Options> clipOptions = {});
+                           std::span<const Options> clipOptions = {},
+                           std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples);
 
 struct Baked {
     RewrittenAsset asset;

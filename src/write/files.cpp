@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <system_error>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -125,6 +130,37 @@ bool copyStream(std::FILE* in, std::FILE* out, std::size_t limit, int error, std
     return true;
 }
 
+// Zeros up to `to` bytes into out, from `at`.
+bool writeZeros(std::FILE* out, std::uint64_t at, std::uint64_t to, std::string& message) {
+    static const char zeros[4096] = {};
+    for (; at < to;) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(sizeof zeros, to - at));
+        if (std::fwrite(zeros, 1, n, out) != n) return message = errnoText(errno), false;
+        at += n;
+    }
+    return true;
+}
+
+// The appended files after bytes: each exactly its size, else it changed since it was planned.
+bool writeAppended(std::FILE* out, const PlannedFile& file, std::string& message) {
+    std::uint64_t at = file.bytes.size();
+    for (const AppendedFile& a : file.appended) {
+        if (!writeZeros(out, at, a.offset, message)) return false;
+        std::FILE* in = std::fopen(a.from.c_str(), "rb");
+        if (!in) return message = a.from.string() + ": " + errnoText(errno), false;
+        const bool copied = copyStream(in, out, std::size_t(a.size), 0, message);
+        const bool ended = copied && std::fgetc(in) == EOF;
+        const bool whole = copied && ended && std::uint64_t(std::ftell(in)) == a.size;
+        std::fclose(in);
+        if (!copied) return false;
+        if (!whole)
+            return message = a.from.string() + ": changed while baking (not " + std::to_string(a.size) + " bytes)",
+                   false;
+        at = a.offset + a.size;
+    }
+    return writeZeros(out, at, file.size, message);
+}
+
 TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteHook& hook) {
     TempResult r;
     if (int e = beforeStep(hook, WriteStage::CreateTemp, file.path)) return r.error = errnoText(e), r;
@@ -136,6 +172,7 @@ TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteH
         const std::size_t n = e ? file.bytes.size() / 2 : file.bytes.size();
         if (n > 0 && std::fwrite(file.bytes.data(), 1, n, out) != n) r.error = errnoText(errno);
         else if (e) r.error = errnoText(e);
+        else if (!file.appended.empty()) writeAppended(out, file, r.error);
     } else if (std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb")) {
         const int e = beforeStep(hook, WriteStage::CopyFile, file.path);
         std::error_code ec;
@@ -160,6 +197,74 @@ fs::path siblingName(const fs::path& path, const char* suffix) {
     name.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) + "-" +
                           std::to_string(serial.fetch_add(1)) + suffix);
     return name;
+}
+
+// ---- the commit ------------------------------------------------------------------------------
+
+// Renames from onto to, never over an existing `to`: RENAME_NOREPLACE, else (a filesystem
+// without it) link + unlink, as link never replaces either; else (no hard links: FAT) a check
+// then a rename, two steps. 0 or an errno (EEXIST: `to` is there).
+int renameNoReplace(const char* from, const char* to) {
+    if (::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) return errno;
+    if (::link(from, to) == 0) return ::unlink(from), 0;
+    if (errno != EPERM && errno != EOPNOTSUPP) return errno;
+    struct stat st {};
+    if (::lstat(to, &st) == 0) return EEXIST;
+    return ::rename(from, to) == 0 ? 0 : errno;
+}
+
+// An exclusive flock on the output's folder while an asset's files are renamed in: two bakes
+// (processes, or threads of one) to one output commit one after the other, so the last one's
+// files are the ones left, together. Best effort: a folder that cannot be locked (a network
+// filesystem without flock) is committed unlocked.
+struct FolderLock {
+    int fd = -1;
+    explicit FolderLock(const fs::path& folder) {
+        fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) return;
+        // A signal interrupts the wait (no SA_RESTART): the caller's next step sees it.
+        while (::flock(fd, LOCK_EX) != 0)
+            if (errno != EINTR || gSignal.load()) break;
+    }
+    ~FolderLock() {
+        if (fd >= 0) ::close(fd);  // releases the lock
+    }
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+};
+
+// ---- leftovers of killed bakes ------------------------------------------------------------------
+
+// The process that made a temporary (".walk.glb.rootbake-1234-0.tmp": 1234); 0 for another name.
+pid_t temporaryOwner(const std::string& name) {
+    const std::string_view tmp = ".tmp", tag = ".rootbake-";
+    if (name.size() < 2 || name[0] != '.' || !name.ends_with(tmp)) return 0;
+    const std::size_t at = name.rfind(tag);
+    if (at == std::string::npos || at == 0) return 0;
+    const char* first = name.data() + at + tag.size();
+    const char* last = name.data() + name.size() - tmp.size();
+    long pid = 0;
+    unsigned long serial = 0;
+    const auto p = std::from_chars(first, last, pid);
+    if (p.ec != std::errc() || p.ptr == last || *p.ptr != '-' || pid <= 0) return 0;
+    const auto n = std::from_chars(p.ptr + 1, last, serial);
+    if (n.ec != std::errc() || n.ptr != last) return 0;
+    return pid_t(pid);
+}
+
+// Removes the temporaries of bakes killed before they could (SIGKILL, a crash) from a folder:
+// those whose process is gone. A live process's (another bake's, this one's) is kept, as is one
+// whose process cannot be asked (EPERM: another user's, alive).
+void removeStaleTemporaries(const fs::path& folder) {
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        const pid_t owner = temporaryOwner(name);
+        if (owner == 0 || owner == ::getpid()) continue;
+        if (!fs::is_regular_file(it->symlink_status(ec))) continue;
+        if (::kill(owner, 0) == -1 && errno == ESRCH) ::unlink(it->path().c_str());
+    }
 }
 
 }  // namespace
@@ -233,6 +338,7 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             }
     }
 
+    std::optional<FolderLock> lock;  // outlives `writing`: an undo happens under it too
     InProgress writing(session);
     for (std::size_t k = 0; k < session.folders.size(); ++k) {
         const std::string& dir = session.folders[k];
@@ -251,6 +357,18 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             return FileFailure{false, f.path.string() + ": " + dir.string() + " is not a folder"};
     }
 
+    // Once per folder and process: leftovers are older than this run, and a batch of thousands
+    // of assets into one folder must not list it once per asset.
+    static std::mutex sweeping;
+    static std::set<std::string> swept;
+    for (const PlannedFile& f : files) {
+        const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
+        {
+            std::lock_guard guard(sweeping);
+            if (!swept.insert(fs::absolute(dir, ec).lexically_normal().string()).second) continue;
+        }
+        removeStaleTemporaries(dir);
+    }
     for (std::size_t i = 0; i < files.size(); ++i) {
         Tracked& t = session.files[i];
         t.state = kTemp;
@@ -258,6 +376,8 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         if (!r.created) t.state = kNothing;  // never remove a name we did not make
         if (!r.error.empty()) return FileFailure{false, t.dest + ": cannot write: " + r.error};
     }
+    lock.emplace(files.empty() || files.front().path.parent_path().empty() ? fs::path(".")
+                                                                           : files.front().path.parent_path());
     for (std::size_t i = 0; i < files.size(); ++i) {
         Tracked& t = session.files[i];
         t.state = kCommitting;
@@ -267,7 +387,14 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             if (e) return FileFailure{false, t.dest + ": cannot replace: " + errnoText(e)};
         }
         int e = beforeStep(hook, WriteStage::Rename, t.dest);
-        if (!e && ::rename(t.temp.c_str(), t.dest.c_str()) != 0) e = errno;
+        // Without --force, an output that appeared since the check (another bake's) is never replaced.
+        if (!e) e = force ? (::rename(t.temp.c_str(), t.dest.c_str()) == 0 ? 0 : errno)
+                          : renameNoReplace(t.temp.c_str(), t.dest.c_str());
+        if (e == EEXIST && !force) {
+            t.state = kTemp;  // the file there is not ours to remove
+            return FileFailure{false, t.dest + ": exists: another process wrote it while this bake ran "
+                                               "(pass --force to overwrite)"};
+        }
         if (e) return FileFailure{false, t.dest + ": cannot write: " + errnoText(e)};
     }
     writing.committed = true;

@@ -9,12 +9,23 @@
 // nothing), and no temporary or backup file and no folder made for a copy is
 // left. A call that completed keeps its outputs. Also with several calls at
 // once on different threads (bake's -j).
+// Two calls (processes, or threads) writing the same outputs at once: each
+// commits its renames under an exclusive flock of the first output's folder, so
+// one call's renames never interleave with another's. Without force a rename
+// never replaces a file (RENAME_NOREPLACE, else link + unlink): an output that
+// appeared after the check fails the call ("exists"), and its files stay the
+// other call's. With force the last call to commit leaves its files, all of them.
+// Temporaries left in a folder by a process that is gone (SIGKILL) are removed by
+// the next call writing into that folder; a live process's are kept.
 // Not guaranteed: a crash of the machine or of the process (SIGKILL, a second
 // signal, a power cut) mid-write or mid-rename may leave temporaries
-// (".<name>.rootbake-<pid>-<n>.tmp"), an existing output moved aside
-// (".<name>.rootbake-<pid>-<n>.bak"), or, after the renames, files whose bytes
-// are not yet on disk (nothing is fsync'd); two processes writing the same
-// outputs at once.
+// (".<name>.rootbake-<pid>-<n>.tmp", removed by a later call as above), an
+// existing output moved aside (".<name>.rootbake-<pid>-<n>.bak", kept: it may be
+// the only copy), or, after the renames, files whose bytes are not yet on disk
+// (nothing is fsync'd). The lock holds between processes of one machine on a
+// filesystem with flock (not every network filesystem); the pid of a temporary
+// means a process of this machine (a folder shared by several machines or PID
+// namespaces can have a live process's temporary taken for a leftover).
 #pragma once
 
 #include <cstdint>
@@ -22,14 +33,30 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rootbake {
 
+// A file streamed into another at an offset, 64 KiB at a time (a GLB's embedded image).
+struct AppendedFile {
+    std::filesystem::path from;
+    std::uint64_t offset = 0;  // in the destination, at or after the end of bytes
+    std::uint64_t size = 0;    // bytes; a file of another size now is an error (it changed)
+};
+
 struct PlannedFile {
+    // Not an aggregate, so that {path, bytes, copyFrom} leaves the streamed members out unwarned.
+    PlannedFile() = default;
+    PlannedFile(std::filesystem::path to, std::vector<std::uint8_t> content, std::filesystem::path from = {})
+        : path(std::move(to)), bytes(std::move(content)), copyFrom(std::move(from)) {}
+
     std::filesystem::path path;       // destination
     std::vector<std::uint8_t> bytes;  // the content, when copyFrom is empty
     std::filesystem::path copyFrom;   // else: a copy of this file
+    // After bytes: each of these at its offset (in order), zeros between and up to size.
+    std::vector<AppendedFile> appended;
+    std::uint64_t size = 0;  // with appended: the whole file's bytes
 };
 
 struct FileFailure {
