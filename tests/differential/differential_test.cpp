@@ -253,6 +253,7 @@ const std::pair<const char*, const char*> kOursOnly[] = {
     {"expected (", "a sampler output whose count does not match its input's (3.11)"},
     {"GLB header: length", "a GLB whose header length is not the file's (4.4)"},
     {"GLB chunk", "a malformed GLB chunk (4.4: lengths are multiples of 4, one BIN chunk)"},
+    {"more than max", "an input over one of the documented limits (docs/limits.md), not a spec error"},
 };
 
 // tinygltf refuses, rootbake loads: files the spec allows that tinygltf 2.7 does not read.
