@@ -123,12 +123,12 @@ RootTrack measureRootTrack(const Rig& rig, const Clip& clip, const Options& opti
 
 // The travel: the root's own, else the one its contacts deduce (the whole rig posed for
 // them first when only the root's chain was). Sets the source and what goes with it.
-Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, Frames& frames, bool rootFirst,
-                                                  const std::vector<double>* turning, double minimumTravel,
-                                                  ClipAnalysis& out) {
+Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, const NodeChannels& rootChannels,
+                                                  Frames& frames, bool rootFirst, const std::vector<double>* turning,
+                                                  double minimumTravel, ClipAnalysis& out) {
     const Options& options = in.options;
     if (options.forceNoMotion) return std::optional<core::Travel>{};
-    if (options.forceSource != Source::FootContact && core::channelsOf(in.clip, out.root).translation) {
+    if (options.forceSource != Source::FootContact && rootChannels.translation) {
         core::TravelReading reading =
             core::measureRootTravel(in, turning, minimumTravel, options.forceSource == Source::Root);
         out.reason += "; " + reading.reason;
@@ -182,15 +182,15 @@ void turnAboutRootStart(std::optional<std::vector<glm::dvec3>>& translation, con
 // back exactly at every key (between samples a runtime interpolates the track linearly).
 // Stride and turn are the same on either count; a contact measurement keeps Babylon's
 // samples, which it matches.
-void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const Frames& frames,
-               const SamplePlan& plan, std::optional<std::vector<glm::dvec3>> translation, std::vector<double> yaw,
+void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const NodeChannels& rootChannels,
+               const Frames& frames, const SamplePlan& plan, std::optional<std::vector<glm::dvec3>> translation, std::vector<double> yaw,
                ClipAnalysis& out) {
     const bool turning = !yaw.empty();
     const Frames* trackFrames = &frames;
     RootTrack keyTrack;
     const bool rewritesRoot = out.removesRootTravel || (out.pivots && out.source == Source::Root);
     const int keyAlignedSamples =
-        rewritesRoot ? core::keyAlignedSampleCount(core::channelsOf(clip, out.root), out.from, out.to,
+        rewritesRoot ? core::keyAlignedSampleCount(rootChannels, out.from, out.to,
                                                    options.samplesPerSecond, plan.samples,
                                                    std::min(plan.sampleLimit, plan.nodeSampleLimit / rig.size() - 1.0))
                      : plan.samples;
@@ -295,7 +295,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     const std::vector<double>* turning = turn.yaw.empty() ? nullptr : &turn.yaw;
     out.extractsRotation = turning != nullptr;
 
-    auto travel = measureTravel(in, frames, rootFirst, turning, minimumTravel, out);
+    auto travel = measureTravel(in, rootChannels, frames, rootFirst, turning, minimumTravel, out);
     if (!travel) return travel.error();
     std::optional<std::vector<glm::dvec3>> translation;
     if (*travel) {
@@ -305,7 +305,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     }
     out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
     if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
-    fillTrack(rig, clip, options, frames, *plan, std::move(translation), std::move(turn.yaw), out);
+    fillTrack(rig, clip, options, rootChannels, frames, *plan, std::move(translation), std::move(turn.yaw), out);
     core::addWarnings(out, options, rootChannels);
     return out;
 }
