@@ -18,6 +18,7 @@ using namespace rootbake;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 using test::contains;
+using test::q;
 using test::readText;
 using test::runExeSplit;
 using test::SplitExit;
@@ -26,13 +27,6 @@ using test::writeBytes;
 using test::writeText;
 
 namespace {
-
-// A path quoted for the shell whatever it holds ($, `, ", newlines): single quotes.
-std::string sq(const fs::path& p) {
-    std::string out = "'";
-    for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 // Every control a terminal acts on, and a forged message on a line of its own.
 // (The literal is split after \x9b: a hex escape would take the 2 as a digit.)
@@ -132,7 +126,7 @@ TEST_CASE("json: rootbake.json: 200k clip rules apply in file order; a repeated 
     for (int i = 0; i < 200000; ++i) text += ",\"c" + std::to_string(i) + R"(":{"source":"root"})";
     text += R"(,"walk":{"source":"none"}}})";
     writeText(dir.path / "rootbake.json", text);
-    const SplitExit e = runExeSplit("inspect -q --json " + sq(dir.path / "walker.glb"));
+    const SplitExit e = runExeSplit("inspect -q --json " + q(dir.path / "walker.glb"));
     REQUIRE_MESSAGE(e.code == 0, e.err);
     bool found = false;
     const Json inspected = Json::parse(e.out);
@@ -145,7 +139,7 @@ TEST_CASE("json: rootbake.json: 200k clip rules apply in file order; a repeated 
 
     writeText(dir.path / "rootbake.json",
               R"({"clips":{"walk*":{"source":"root"},"walk*":{"source":"none"}}})");
-    const SplitExit repeated = runExeSplit("inspect " + sq(dir.path / "walker.glb"));
+    const SplitExit repeated = runExeSplit("inspect " + q(dir.path / "walker.glb"));
     CHECK(repeated.code == 1);
     // (The config is named relative to the working folder, as found.)
     CHECK(repeated.err.rfind("rootbake: error: ", 0) == 0);
@@ -198,25 +192,25 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
         CHECK_FALSE(contains(e.out + e.err, "\nrootbake: error: fake line"));
     };
 
-    const SplitExit info = runExeSplit("info " + sq(file));
+    const SplitExit info = runExeSplit("info " + q(file));
     CHECK(info.code == 0);
     clean(info, "info");
     CHECK(contains(info.out, fileShown + ": glb, "));
     CHECK(contains(info.out, nameShown));
     CHECK(contains(info.out, clipShown));
 
-    const SplitExit inspect = runExeSplit("inspect -v --fail-on no-motion,warnings " + sq(file));
+    const SplitExit inspect = runExeSplit("inspect -v --fail-on no-motion,warnings " + q(file));
     clean(inspect, "inspect");
     CHECK(contains(inspect.out, fileShown + "\n"));
     CHECK(contains(inspect.out, "      reason: root: " + nameShown));
 
     // A gate that fails (no travel, forced, in a clip named like a walk) names the clip.
-    const SplitExit gate = runExeSplit("inspect --source none --fail-on no-motion " + sq(file));
+    const SplitExit gate = runExeSplit("inspect --source none --fail-on no-motion " + q(file));
     CHECK(gate.code == 4);
     clean(gate, "gate");
     CHECK(contains(gate.err, "rootbake: failed: " + fileShown + ": animations[0] \"" + clipShown + "\": "));
 
-    const SplitExit bake = runExeSplit("bake -v " + sq(file) + " -o " + sq(out / "walk.glb"));
+    const SplitExit bake = runExeSplit("bake -v " + q(file) + " -o " + q(out / "walk.glb"));
     REQUIRE_MESSAGE(bake.code == 0, bake.err);
     clean(bake, "bake");
     CHECK(contains(bake.out, fileShown + ": "));
@@ -224,7 +218,7 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
 
     // check: the same asset against its own sidecar, then against one that says another root.
     const SplitExit same =
-        runExeSplit("check " + sq(file) + " --against " + sq(out / "walk.rootmotion.json"));
+        runExeSplit("check " + q(file) + " --against " + q(out / "walk.rootmotion.json"));
     CHECK(same.code == 0);
     clean(same, "check");
     CHECK(contains(same.out, fileShown + ": "));
@@ -232,14 +226,14 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
     sidecar["clips"][0]["rootNode"]["name"] = "Spine" + kHostile;
     writeText(out / "walk.rootmotion.json", sidecar.dump(2));
     const SplitExit changed =
-        runExeSplit("check " + sq(file) + " --against " + sq(out / "walk.rootmotion.json"));
+        runExeSplit("check " + q(file) + " --against " + q(out / "walk.rootmotion.json"));
     CHECK(changed.code == 4);
     clean(changed, "check, changed");
     CHECK(contains(changed.err, "rootbake: changed: " + fileShown + ": " + clipShown + ": rootNode Spine" +
                                     kHostileEscaped + " -> " + nameShown + "\n"));
 
     // --json: the names whole, as JSON.
-    const SplitExit json = runExeSplit("info --json " + sq(file));
+    const SplitExit json = runExeSplit("info --json " + q(file));
     CHECK(plainLines(json.out));
     const Json described = Json::parse(json.out);
     CHECK(described[0]["file"] == file.string());
@@ -251,7 +245,7 @@ TEST_CASE("hostile names: an error quoting a URI from the file is one line") {
     Json doc = Json::parse(samples::makeBiped().json);
     doc["buffers"][0]["uri"] = "missing" + kHostile + ".bin";
     writeText(dir.path / "uri.gltf", doc.dump());
-    const SplitExit e = runExeSplit("info " + sq(dir.path / "uri.gltf"));
+    const SplitExit e = runExeSplit("info " + q(dir.path / "uri.gltf"));
     CHECK(e.code == 2);
     CHECK(e.out.empty());
     CHECK(plainLines(e.err));
@@ -273,8 +267,8 @@ TEST_CASE("hostile names: the stored R3 reproducers print plain lines") {
         INFO(name);
         const fs::path file = hostile / name;
         for (const std::string& command : {std::string("info "), std::string("inspect -v "),
-                                           "bake -v --out-dir " + sq(dir.path / "out") + " --force "}) {
-            const SplitExit e = runExeSplit(command + sq(file));
+                                           "bake -v --out-dir " + q(dir.path / "out") + " --force "}) {
+            const SplitExit e = runExeSplit(command + q(file));
             CHECK(plainLines(e.out));
             CHECK(plainLines(e.err));
             CHECK(eachLineStarts(e.err, "rootbake: "));
@@ -292,7 +286,7 @@ TEST_CASE(
     writeBytes(in, samples::toGlb(biped));
     const fs::path out = dir.path / "out $y #2" / "walk: v2.glb";
     const fs::path dep = dir.path / "bake.d";
-    const SplitExit e = runExeSplit("bake " + sq(in) + " -o " + sq(out) + " --depfile " + sq(dep));
+    const SplitExit e = runExeSplit("bake " + q(in) + " -o " + q(out) + " --depfile " + q(dep));
     REQUIRE_MESSAGE(e.code == 0, e.err);
 
     std::string make;
@@ -305,7 +299,7 @@ TEST_CASE(
         writeText(dir.path / "Makefile", "include bake.d\n%.glb:\n\t@echo remade $@\n");
         auto upToDate = [&] {
             std::string ignored;
-            return test::runShell("cd " + sq(dir.path) + " && make -q " + sq(out.string()) + " 2>&1",
+            return test::runShell("cd " + q(dir.path) + " && make -q " + q(out.string()) + " 2>&1",
                                   ignored);
         };
         fs::last_write_time(in, fs::file_time_type::clock::now() - std::chrono::hours(2));
@@ -316,7 +310,7 @@ TEST_CASE(
     }
 
     // An output not written (it exists, no --force) is not listed: the depfile lists what was made.
-    const SplitExit again = runExeSplit("bake " + sq(in) + " -o " + sq(out) + " --depfile " + sq(dep));
+    const SplitExit again = runExeSplit("bake " + q(in) + " -o " + q(out) + " --depfile " + q(dep));
     CHECK(again.code == 3);
     CHECK(readText(dep).empty());
 
@@ -326,7 +320,7 @@ TEST_CASE(
     writeBytes(bad, samples::toGlb(biped));
     const fs::path badOut = dir.path / "bad-out";
     const SplitExit refused =
-        runExeSplit("bake " + sq(bad) + " --out-dir " + sq(badOut) + " --depfile " + sq(dir.path / "bad.d"));
+        runExeSplit("bake " + q(bad) + " --out-dir " + q(badOut) + " --depfile " + q(dir.path / "bad.d"));
     CHECK(refused.code == 3);
     CHECK(plainLines(refused.err));
     // The output is named first (the rule's target), and it has the input's name.
@@ -342,7 +336,7 @@ TEST_CASE(
 TEST_CASE("limits: the bound of 8 x maxSamples node positions names the limit that raises it") {
     const fs::path tenHours = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions" / "ten-hour-clip.gltf";
     // The asset's track budget (maxAssetTrackSamples) would refuse it first: raised here.
-    const SplitExit e = runExeSplit("inspect --limit maxAssetTrackSamples=100000000 " + sq(tenHours));
+    const SplitExit e = runExeSplit("inspect --limit maxAssetTrackSamples=100000000 " + q(tenHours));
     CHECK(e.code == 2);
     CHECK(contains(e.err, "more than 8 x maxSamples (3.35544e+07); raise it with --limit maxSamples=N\n"));
 }

@@ -27,18 +27,6 @@ Asset mustLoadBytes(std::span<const std::uint8_t> bytes, const std::string& name
     return std::move(*asset);
 }
 
-// The GLB as the writer puts it: main, then each streamed file (an embedded image) at its offset.
-std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
-    std::vector<std::uint8_t> bytes = out.main;
-    for (const StreamedFile& f : out.streamed) {
-        bytes.resize(f.offset, 0);
-        const std::vector<std::uint8_t> file = test::readBytes(f.file);
-        bytes.insert(bytes.end(), file.begin(), file.end());
-    }
-    bytes.resize(out.mainSize, 0);
-    return bytes;
-}
-
 Result<Baked> bakeWithRootBone(const Asset& input, const std::string& name = "root") {
     BakeSettings settings;
     settings.rewrite.container = Container::Glb;
@@ -314,7 +302,7 @@ TEST_CASE("root bone: every corpus root clip keeps every node's world pose at ev
             MESSAGE("no root bone for " << file.filename().string() << ": " << baked.error().message);
             continue;
         }
-        const Asset output = mustLoadBytes(wholeOutput(baked->asset), "out.glb", file.parent_path());
+        const Asset output = mustLoadBytes(test::wholeOutput(baked->asset), "out.glb", file.parent_path());
         ++assets;
         for (std::size_t i = 0; i < input->clips.size(); ++i) {
             const ClipAnalysis& a = baked->clips[i].analysis;

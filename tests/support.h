@@ -2,6 +2,7 @@
 #pragma once
 
 #include "gltf/base64.h"
+#include "gltf/rewrite.h"
 
 #include <doctest/doctest.h>
 
@@ -121,7 +122,25 @@ inline SplitExit runExeSplit(const std::string& args, const std::string& environ
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // A path quoted for the shell.
-inline std::string q(const std::filesystem::path& p) { return "\"" + p.string() + "\""; }
+// A path quoted for the shell whatever it holds ($, `, ", newlines): single quotes.
+inline std::string q(const std::filesystem::path& p) {
+    std::string out = "'";
+    for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The output's bytes as the writer puts them: main, then each streamed file (an embedded
+// image) at its offset.
+inline std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
+    std::vector<std::uint8_t> bytes = out.main;
+    for (const StreamedFile& f : out.streamed) {
+        bytes.resize(f.offset, 0);
+        const std::vector<std::uint8_t> file = readBytes(f.file);
+        bytes.insert(bytes.end(), file.begin(), file.end());
+    }
+    bytes.resize(out.mainSize, 0);
+    return bytes;
+}
 
 }  // namespace rootbake::test
 

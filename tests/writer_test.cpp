@@ -73,18 +73,6 @@ Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOp
     return run;
 }
 
-// The output's bytes as the writer puts them: main, then each streamed file at its offset.
-std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
-    std::vector<std::uint8_t> bytes = out.main;
-    for (const StreamedFile& f : out.streamed) {
-        bytes.resize(f.offset, 0);
-        const std::vector<std::uint8_t> file = test::readBytes(f.file);
-        bytes.insert(bytes.end(), file.begin(), file.end());
-    }
-    bytes.resize(out.mainSize, 0);
-    return bytes;
-}
-
 // The bytes of bufferViews[v] in an asset.
 std::vector<std::uint8_t> viewBytes(const Asset& asset, std::size_t v) {
     const Json& view = asset.document["bufferViews"][v];
@@ -570,7 +558,7 @@ TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte f
             imageBytes += f.size;
         }
         CHECK(out->main.size() + imageBytes <= out->mainSize);
-        const Asset output = load(wholeOutput(*out), "out.glb");
+        const Asset output = load(test::wholeOutput(*out), "out.glb");
         CHECK(output.document["buffers"].size() == 1);
         for (std::size_t v = 0; v < input.document["bufferViews"].size(); ++v)
             CHECK(viewBytes(output, v) == viewBytes(input, v));
