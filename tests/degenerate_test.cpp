@@ -371,11 +371,19 @@ TEST_CASE("degenerate: transforms that compose beyond 1e12 units are a per-clip 
 // ---- bounded work and memory -------------------------------------------------
 
 TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-position bound") {
+    // Keyed once a second: analysis samples follow the duration (60/s), well under 64 per key.
+    const auto keyedEverySecond = [](float seconds) {
+        Keys keys{1, "translation", "LINEAR", {}, {}};
+        for (float t = 0.0f; t <= seconds; t += 1.0f) {
+            keys.times.push_back(t);
+            keys.values.insert(keys.values.end(), {0.0f, 0.0f, t / seconds});
+        }
+        return keys;
+    };
     // 36000 s at 60 samples/s: 2160001 samples x 20 nodes = 43.2 M positions > 2^25.
     Json rig = Json::array();
     for (int i = 0; i < 20; ++i) rig.push_back(i + 1 < 20 ? Json{{"children", {i + 1}}} : Json::object());
-    const std::string text = tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 36000.0f}, {0, 0, 0, 0, 0, 1000}}});
-    auto asset = load(text);
+    auto asset = load(tinyGltf(rig, {keyedEverySecond(36000.0f)}));
     REQUIRE(asset.ok());
     auto refused = analyzeClip(asset->rig, asset->clips[0], Options{});
     REQUIRE_FALSE(refused.ok());
@@ -383,21 +391,31 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
           "2160001 analysis samples x 20 nodes = 4.32e+07 node positions, more than 8 x maxSamples (3.35544e+07)");
 
     // 100 hours: more samples than maxSamples, whatever the rig.
-    auto longer = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 360000.0f}, {0, 0, 0, 0, 0, 1}}}));
+    auto longer = load(tinyGltf(rig, {keyedEverySecond(360000.0f)}));
     REQUIRE(longer.ok());
     auto many = analyzeClip(longer->rig, longer->clips[0], Options{});
     REQUIRE_FALSE(many.ok());
     CHECK(many.error().message ==
           "the clip lasts 360000 s: 2.16e+07 analysis samples at 60 per second, more than maxSamples (4194304)");
 
-    // A key time of 3e38 s, and maxSamples raised as far as it goes: still a clean error.
+    // The same 10 hours in 2 keys: 64 samples per key (kSamplesPerKey), and the linear motion exact.
+    auto sparse = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 36000.0f}, {0, 0, 0, 0, 0, 1000}}}));
+    REQUIRE(sparse.ok());
+    CHECK(analysisSampleCount(sparse->clips[0], Options{}) == 2 * kSamplesPerKey);
+    auto kept = analyzeClip(sparse->rig, sparse->clips[0], Options{});
+    REQUIRE_MESSAGE(kept.ok(), kept.error().message);
+    CHECK(kept->track.times.size() == 2 * 64 + 1);
+    CHECK(kept->strideLength == doctest::Approx(1000.0));
+
+    // A key time of 3e38 s, and maxSamples raised as far as it goes: 128 samples, no overflow.
     auto forever = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 3e38f}, {0, 0, 0, 0, 0, 1}}}));
     REQUIRE(forever.ok());
     Options unlimited;
     unlimited.maxSamples = std::numeric_limits<std::uint64_t>::max();
     auto huge = analyzeClip(forever->rig, forever->clips[0], unlimited);
-    REQUIRE_FALSE(huge.ok());
-    CHECK(huge.error().message.find("more than maxSamples") != std::string::npos);
+    REQUIRE_MESSAGE(huge.ok(), huge.error().message);
+    CHECK(huge->track.times.size() == 2 * 64 + 1);
+    CHECK(huge->strideLength == doctest::Approx(1.0));
 
     // A rate that is not a positive number is an error, not a cast of -1e300 to int.
     for (double rate : {0.0, -1e300, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
@@ -413,7 +431,8 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
     coarse.samplesPerSecond = 0.6;
     auto analysed = analyzeClip(asset->rig, asset->clips[0], coarse);
     REQUIRE_MESSAGE(analysed.ok(), analysed.error().message);
-    CHECK(analysed->track.times.size() == 21601);
+    // The track lands on every key (one a second) rather than between them.
+    CHECK(analysed->track.times.size() == 36001);
     checkFinite(asset->rig, asset->clips[0], *analysed);
 }
 

@@ -92,7 +92,7 @@ std::size_t entries(const fs::path& folder) {
 
 }  // namespace
 
-TEST_CASE("hostile: the shared reproducers of amplification are refused with a named limit, writing nothing") {
+TEST_CASE("hostile: the shared reproducers of amplification cost what their keys say, or are refused by a named limit") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const fs::path hostile = shared / "hostile";
     if (!fs::exists(hostile / "R1_amp_872B_7GB.glb")) {
@@ -100,56 +100,55 @@ TEST_CASE("hostile: the shared reproducers of amplification are refused with a n
         return;
     }
     TempDir dir("hostile-amp");
-    struct Case {
-        const char* file;
-        const char* limit;
-    } const cases[] = {
-        // 4 clips x 69,900 s on one 2-key sampler: 4.19e6 track samples in its first clip already.
-        {"R1_amp_872B_7GB.glb", "maxAssetTrackSamples"},
+    for (const char* command : {"bake", "inspect"}) {
+        CAPTURE(command);
+        const std::string out = std::string(command) == "bake" ? " -o " + q(dir.path / "out.glb") : "";
         // 16384 clips x 2000 keys of one sampler: each channel's copy counts, 524 MB of keys.
-        {"R1b_shared_sampler_16k_clips.glb", "maxKeyBytes"},
-    };
-    for (const Case& c : cases)
-        for (const char* command : {"bake", "inspect"}) {
-            CAPTURE(c.file);
-            CAPTURE(command);
-            const std::string out = std::string(command) == "bake" ? " -o " + q(dir.path / "out.glb") : "";
-            const SplitExit e = runExeSplit(std::string(command) + " " + q(hostile / c.file) + out);
-            CHECK(e.code == 2);
-            CHECK(contains(e.err, std::string("more than ") + c.limit + " ("));
-            CHECK(contains(e.err, std::string("; raise it with --limit ") + c.limit + "=N\n"));
-            CHECK(entries(dir.path) == 0);
-        }
+        const SplitExit r1b = runExeSplit(std::string(command) + " " + q(hostile / "R1b_shared_sampler_16k_clips.glb") + out);
+        CHECK(r1b.code == 2);
+        CHECK(contains(r1b.err, "more than maxKeyBytes ("));
+        CHECK(contains(r1b.err, "; raise it with --limit maxKeyBytes=N\n"));
+        CHECK(entries(dir.path) == 0);
+    }
+    // 4 clips x 69,900 s on one 2-key sampler: 2 x 64 analysis samples each (kSamplesPerKey), not 60 a second.
+    const SplitExit r1 = runExeSplit("bake " + q(hostile / "R1_amp_872B_7GB.glb") + " -o " + q(dir.path / "out.glb"));
+    REQUIRE_MESSAGE(r1.code == 0, r1.err);
+    const Json sidecar = Json::parse(readText(dir.path / "out.rootmotion.json"));
+    REQUIRE(sidecar["clips"].size() == 4);
+    for (const Json& clip : sidecar["clips"]) CHECK(clip["track"]["times"].size() == 2 * 64 + 1);
 }
 
 TEST_CASE("hostile: clips sharing one sampler count once each against maxAssetTrackSamples") {
     TempDir dir("hostile-shared-sampler");
-    // 4 clips of 100 s: 100 x 60 + 1 = 6001 track samples each, 24004 in all.
+    // 4 clips of 100 s on a 2-key sampler: min(100 x 60, 64 x 2) + 1 = 129 track samples each, 516 in all.
     const fs::path in = dir.path / "amp.glb";
     writeBytes(in, sharedSamplerGlb(4, 100.0f));
     const fs::path out = dir.path / "out" / "amp.glb";
 
-    const SplitExit refused = runExeSplit("bake " + q(in) + " -o " + q(out) + " --limit maxAssetTrackSamples=24003");
+    const SplitExit refused = runExeSplit("bake " + q(in) + " -o " + q(out) + " --limit maxAssetTrackSamples=515");
     CHECK(refused.code == 2);
-    CHECK(contains(refused.err, "animations[3]: 6001 motion-track samples (100 s x 60 per second + 1), 24004 with "
-                                "the clips before it, more than maxAssetTrackSamples (24003); raise it with --limit "
+    CHECK(contains(refused.err, "animations[3]: 129 motion-track samples (64 per key x its keys + 1), 516 with "
+                                "the clips before it, more than maxAssetTrackSamples (515); raise it with --limit "
                                 "maxAssetTrackSamples=N"));
     CHECK_FALSE(fs::exists(out.parent_path()));
 
-    const SplitExit baked = runExeSplit("bake " + q(in) + " -o " + q(out) + " --limit maxAssetTrackSamples=24004");
+    const SplitExit baked = runExeSplit("bake " + q(in) + " -o " + q(out) + " --limit maxAssetTrackSamples=516");
     REQUIRE_MESSAGE(baked.code == 0, baked.err);
     const Json sidecar = Json::parse(readText(dir.path / "out" / "amp.rootmotion.json"));
     std::size_t kept = 0;
     for (const Json& clip : sidecar["clips"]) kept += clip["track"]["times"].size();
-    CHECK(kept == 4 * 6001);
+    CHECK(kept == 4 * 129);
 
-    // The same 4 clips over 69,900 s, as R1: refused at the defaults by its first clip.
+    // The same 4 clips over 69,900 s, as R1: as many samples, and the motion still exact (linear
+    // keys: 1.2 units a second, so 83,880 units at the end).
     writeBytes(in, sharedSamplerGlb(4, 69900.0f));
-    const SplitExit r1 = runExeSplit("inspect " + q(in));
-    CHECK(r1.code == 2);
-    CHECK(contains(r1.err, "animations[0]: 4194001 motion-track samples (6.99e+04 s x 60 per second + 1), 4194001 "
-                           "with the clips before it"));
-    CHECK(contains(r1.err, "more than maxAssetTrackSamples (262144); raise it with --limit maxAssetTrackSamples=N"));
+    const SplitExit r1 = runExeSplit("inspect --json " + q(in));
+    REQUIRE_MESSAGE(r1.code == 0, r1.err);
+    const Json inspected = Json::parse(r1.out);
+    REQUIRE(inspected.size() == 1);
+    REQUIRE(inspected[0]["clips"].size() == 4);
+    for (const Json& clip : inspected[0]["clips"])
+        CHECK(clip["strideLength"].get<double>() == doctest::Approx(83880.0).epsilon(1e-6));
 }
 
 TEST_CASE("hostile: image files count against maxImageBytes, and a GLB over 4 GiB is refused, writing nothing") {

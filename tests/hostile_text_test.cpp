@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -334,9 +335,33 @@ TEST_CASE(
 }
 
 TEST_CASE("limits: the bound of 8 x maxSamples node positions names the limit that raises it") {
-    const fs::path tenHours = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions" / "ten-hour-clip.gltf";
+    // A 20-node chain whose leaf is keyed once a second for 10 hours: 2,160,001 samples x 20
+    // nodes (the keys allow 64 x 36,001).
+    TempDir dir("ten-hours");
+    std::vector<float> floats;
+    for (int t = 0; t <= 36000; ++t) floats.push_back(float(t));
+    for (int t = 0; t <= 36000; ++t) floats.insert(floats.end(), {0.0f, 0.0f, float(t) / 36.0f});
+    std::vector<std::uint8_t> bytes(4 * floats.size());
+    std::memcpy(bytes.data(), floats.data(), bytes.size());
+    Json nodes = Json::array();
+    for (int i = 0; i < 20; ++i) nodes.push_back(i + 1 < 20 ? Json{{"children", {i + 1}}} : Json::object());
+    const Json doc = {
+        {"asset", {{"version", "2.0"}}},
+        {"nodes", nodes},
+        {"buffers", {{{"byteLength", bytes.size()}, {"uri", "data:application/octet-stream;base64," + rootbake::test::base64(bytes)}}}},
+        {"bufferViews",
+         {{{"buffer", 0}, {"byteLength", 4 * 36001}}, {{"buffer", 0}, {"byteOffset", 4 * 36001}, {"byteLength", 12 * 36001}}}},
+        {"accessors",
+         {{{"bufferView", 0}, {"componentType", 5126}, {"count", 36001}, {"type", "SCALAR"}, {"min", {0}}, {"max", {36000}}},
+          {{"bufferView", 1}, {"componentType", 5126}, {"count", 36001}, {"type", "VEC3"}}}},
+        {"animations",
+         {{{"samplers", {{{"input", 0}, {"output", 1}}}},
+           {"channels", {{{"sampler", 0}, {"target", {{"node", 19}, {"path", "translation"}}}}}}}}}};
+    const fs::path tenHours = dir.path / "ten-hours.gltf";
+    writeText(tenHours, doc.dump());
     // The asset's track budget (maxAssetTrackSamples) would refuse it first: raised here.
     const SplitExit e = runExeSplit("inspect --limit maxAssetTrackSamples=100000000 " + q(tenHours));
     CHECK(e.code == 2);
-    CHECK(contains(e.err, "more than 8 x maxSamples (3.35544e+07); raise it with --limit maxSamples=N\n"));
+    CHECK(contains(e.err, "2160001 analysis samples x 20 nodes = 4.32e+07 node positions, more than 8 x maxSamples "
+                          "(3.35544e+07); raise it with --limit maxSamples=N\n"));
 }

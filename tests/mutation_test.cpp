@@ -180,7 +180,7 @@ TEST_CASE("regressions: every input that ever broke the pipeline runs clean (tes
         {"overflowing-scales.gltf", "beyond 1e+12 units, the transforms overflow"},
         {"zero-scale-parent-at-key.gltf", nullptr},
         {"flattened-parent.gltf", nullptr},
-        {"ten-hour-clip.gltf", "4.32e+07 node positions, more than 8 x maxSamples"},
+        {"ten-hour-clip.gltf", nullptr},
         {"weights-only-clip.gltf", nullptr},
         {"ansi-node-name.glb", nullptr},
     };

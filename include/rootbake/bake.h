@@ -217,6 +217,16 @@ int findNode(const Rig& rig, const std::string& label);
 // the ancestor); -1 when the clip animates no position.
 int findRoot(const Rig& rig, const Clip& clip);
 
+// Between two keys glTF's interpolation is smooth (linear, slerp or a cubic), so this many
+// samples per key resolve a clip whatever its duration says: a clip keyed sparsely over a
+// long time costs what its keys say (docs/limits.md).
+inline constexpr double kSamplesPerKey = 64.0;
+
+// The analysis samples of a clip (its frames less one), from 0 to its last key: its duration
+// x samplesPerSecond, at least 2, at most kSamplesPerKey x the keys of its channels. May be
+// more than maxSamples: analyzeClip then refuses the clip.
+double analysisSampleCount(const Clip& clip, const Options& options);
+
 // Everything RootMotionClip finds for one clip. An error is an option that does
 // not fit the clip (a root name that is not there, an animated character node,
 // a forced source that cannot be had); a clip that simply has nothing to

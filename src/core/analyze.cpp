@@ -62,10 +62,10 @@ struct SamplePlan {
 
 // Bounded work and memory, whatever the key times say: the samples, and the positions of
 // every node at every sample (24 bytes each) that the frames keep.
-Result<SamplePlan> planSamples(const Rig& rig, const Options& options, double duration, int root,
+Result<SamplePlan> planSamples(const Rig& rig, const Clip& clip, const Options& options, double duration, int root,
                                const NodeChannels& rootChannels) {
     SamplePlan plan;
-    const double wanted = std::ceil(duration * options.samplesPerSecond);
+    const double wanted = analysisSampleCount(clip, options);
     plan.sampleLimit = std::min(double(options.maxSamples), double(std::numeric_limits<int>::max() - 1));
     if (!(wanted <= plan.sampleLimit))
         return Error{"the clip lasts " + num(duration, 6) + " s: " + num(wanted, 6) + " analysis samples at " +
@@ -224,6 +224,13 @@ void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const N
 
 }  // namespace
 
+double analysisSampleCount(const Clip& clip, const Options& options) {
+    double keys = 0.0;
+    for (const Channel& c : clip.channels) keys += c.keyCount();
+    const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
+    return std::max(2.0, std::min(wanted, kSamplesPerKey * keys));
+}
+
 const char* contactRuleName(ContactRule rule) { return rule == ContactRule::Babylon ? "babylon" : "stance"; }
 
 const char* sourceName(Source source) {
@@ -266,7 +273,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     out.from = 0.0;
     out.to = std::max(0.0, clip.end);
     out.duration = out.to - out.from;
-    auto plan = planSamples(rig, options, out.duration, out.root, rootChannels);
+    auto plan = planSamples(rig, clip, options, out.duration, out.root, rootChannels);
     if (!plan) return plan.error();
 
     // A clip whose travel may be in the root's keys needs the root's chain at every sample,

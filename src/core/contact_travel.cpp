@@ -29,14 +29,18 @@ std::string describeEvidence(const Rig& rig, const std::vector<int>& contacts, c
 }
 
 // How many contact readings per track sample: enough for kContactReadingRate, within the
-// limits (the readings pose the contacts' chains but keep a position per node).
+// limits (the readings pose the contacts' chains but keep a position per node) and
+// kSamplesPerKey for each key of the clip.
 int readingFactor(const StageInput& in) {
     const double samples = in.frames.count - 1;
     const double rate = in.duration > 0.0 ? samples / in.duration : kContactReadingRate;
     const double wanted = std::ceil(kContactReadingRate / rate - 1e-9);
     const double nodeLimit = double(in.options.maxSamples) * kNodeSamplesPerSample;
-    const double allowed = std::min(std::floor(double(in.options.maxSamples) / samples),
-                                    std::floor((nodeLimit / std::max(in.rig.size(), 1) - 1.0) / samples));
+    double keys = 0.0;
+    for (const Channel& c : in.clip.channels) keys += c.keyCount();
+    const double allowed = std::min({std::floor(double(in.options.maxSamples) / samples),
+                                     std::floor((nodeLimit / std::max(in.rig.size(), 1) - 1.0) / samples),
+                                     std::floor(kSamplesPerKey * keys / samples)});
     return int(std::max(1.0, std::min(wanted, allowed)));
 }
 

@@ -24,20 +24,23 @@ std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::ui
 
 Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
                            std::span<const Options> clipOptions, std::uint64_t maxAssetTrackSamples) {
-    // As analyzeClip counts them: from 0 to the last key, at least 2 samples, plus one.
+    // As analyzeClip counts them, plus one.
     const double nodes = asset.rig.size();
     double total = 0.0;
     double trackSamples = 0.0;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
         const Options& options = clipOptions.empty() ? defaults : clipOptions[i];
-        const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
+        const double wanted = analysisSampleCount(clip, options);
         if (!(wanted <= double(options.maxSamples))) continue;  // refused by analyzeClip itself
-        const double samples = std::max(2.0, wanted) + 1.0;
+        const double samples = wanted + 1.0;
         trackSamples += samples;
         if (trackSamples > double(maxAssetTrackSamples))
-            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" + num(clip.end) +
-                         " s x " + num(options.samplesPerSecond) + " per second + 1), " + whole(trackSamples) +
+            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" +
+                         (wanted < std::ceil(clip.end * options.samplesPerSecond)
+                              ? num(kSamplesPerKey) + " per key x its keys + 1), "
+                              : num(clip.end) + " s x " + num(options.samplesPerSecond) + " per second + 1), ") +
+                         whole(trackSamples) +
                          " with the clips before it, more than maxAssetTrackSamples (" +
                          std::to_string(maxAssetTrackSamples) + ")"};
         total += samples * nodes;
