@@ -2,274 +2,32 @@
 // 2.7), the library this project was specified with, on every file of ../shared/corpus
 // (the bad files too), ../shared/hostile and tests/regressions. Where both load a file
 // they must see the same nodes, hierarchy, animations, channels, key times and values
-// (tinygltf gives accessor bytes; they are decoded here, independently of
-// src/gltf/accessor.cpp, by the glTF 2.0 spec). Where only one loads it, the other's
-// reason must be one this file lists: a check of ours that tinygltf lacks, or a file
-// tinygltf refuses that the spec allows. Anything else is a bug to fix.
+// (seen.h). Where only one loads it, the other's reason must be one seen.h lists: a check
+// of ours that tinygltf lacks, or a file tinygltf refuses that the spec allows. Anything
+// else is a bug to fix. tests/fuzz/fuzz_differential.cpp makes the same comparison on
+// fuzzed bytes.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include "gltf/asset.h"
-
-#include <tiny_gltf.h>
+#include "differential/seen.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
+#include <iterator>
 #include <string>
 #include <vector>
 
 namespace fs = std::filesystem;
 using namespace rootbake;
+using namespace rootbake::differential;
 
 namespace {
 
-struct SeenChannel {
-    int node = -1;  // glTF node index
-    std::string path, interpolation;
-    std::vector<float> times, values;
-};
-
-struct Seen {
-    bool ok = false;
-    std::string error;
-    std::vector<std::string> names;                // per glTF node
-    std::vector<int> parent;                       // per glTF node, -1 for a root
-    std::vector<std::map<int, SeenChannel>> animations;  // per animation: its TRS channels by channel index
-    bool normalized = false;                       // some key data is normalized integers
-};
-
-// ---- tinygltf, with the accessors decoded here ------------------------------------
-
-bool keepImage(tinygltf::Image* image, const int, std::string*, std::string*, int, int, const unsigned char*, int,
-               void*) {
-    image->as_is = true;  // no pixel decoding
-    return true;
-}
-
-int components(int type) {
-    switch (type) {
-        case TINYGLTF_TYPE_SCALAR: return 1;
-        case TINYGLTF_TYPE_VEC2: return 2;
-        case TINYGLTF_TYPE_VEC3: return 3;
-        case TINYGLTF_TYPE_VEC4: return 4;
-        default: return 0;
-    }
-}
-
-// glTF 2.0, 3.11: normalized integers to floats.
-float component(const unsigned char* p, int componentType, bool normalized) {
-    switch (componentType) {
-        case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-            float f;
-            std::memcpy(&f, p, 4);
-            return f;
-        }
-        case TINYGLTF_COMPONENT_TYPE_BYTE: {
-            const double c = static_cast<std::int8_t>(*p);
-            return normalized ? float(std::max(c / 127.0, -1.0)) : float(c);
-        }
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? float(*p / 255.0) : float(*p);
-        case TINYGLTF_COMPONENT_TYPE_SHORT: {
-            std::int16_t c;
-            std::memcpy(&c, p, 2);
-            return normalized ? float(std::max(c / 32767.0, -1.0)) : float(c);
-        }
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-            std::uint16_t c;
-            std::memcpy(&c, p, 2);
-            return normalized ? float(c / 65535.0) : float(c);
-        }
-        default: return NAN;
-    }
-}
-
-// The elements of an accessor as floats, sparse substitution applied; false when its
-// bytes are not all there (tinygltf does not check that).
-bool decode(const tinygltf::Model& m, int index, std::vector<float>& out) {
-    if (index < 0 || index >= int(m.accessors.size())) return false;
-    const tinygltf::Accessor& a = m.accessors[index];
-    const int width = components(a.type);
-    const int size = tinygltf::GetComponentSizeInBytes(a.componentType);
-    if (width == 0 || size <= 0) return false;
-    out.assign(a.count * width, 0.0f);
-    auto viewBytes = [&](int view, std::size_t offset, std::size_t stride, std::size_t count,
-                         std::size_t element) -> const unsigned char* {
-        if (view < 0 || view >= int(m.bufferViews.size())) return nullptr;
-        const tinygltf::BufferView& v = m.bufferViews[view];
-        if (v.buffer < 0 || v.buffer >= int(m.buffers.size())) return nullptr;
-        const std::vector<unsigned char>& data = m.buffers[v.buffer].data;
-        const std::size_t start = v.byteOffset + offset;
-        if (count > 0 && (start + (count - 1) * stride + element > v.byteOffset + v.byteLength ||
-                          v.byteOffset + v.byteLength > data.size()))
-            return nullptr;
-        return data.data() + start;
-    };
-    if (a.bufferView >= 0) {
-        const std::size_t stride = std::max<std::size_t>(
-            a.ByteStride(m.bufferViews[std::min<std::size_t>(a.bufferView, m.bufferViews.size() - 1)]),
-            std::size_t(size * width));
-        const unsigned char* p = viewBytes(a.bufferView, a.byteOffset, stride, a.count, size_t(size * width));
-        if (!p) return false;
-        for (std::size_t i = 0; i < a.count; ++i)
-            for (int k = 0; k < width; ++k)
-                out[i * width + k] = component(p + i * stride + k * size, a.componentType, a.normalized);
-    }
-    if (a.sparse.isSparse) {
-        const int n = a.sparse.count;
-        const int indexSize = tinygltf::GetComponentSizeInBytes(a.sparse.indices.componentType);
-        const unsigned char* indices = viewBytes(a.sparse.indices.bufferView, a.sparse.indices.byteOffset,
-                                                 indexSize, n, indexSize);
-        const unsigned char* values = viewBytes(a.sparse.values.bufferView, a.sparse.values.byteOffset,
-                                                size * width, n, size * width);
-        if (!indices || !values) return false;
-        for (int s = 0; s < n; ++s) {
-            std::uint32_t at = 0;
-            std::memcpy(&at, indices + s * indexSize, indexSize);  // little-endian
-            if (at >= a.count) return false;
-            for (int k = 0; k < width; ++k)
-                out[at * width + k] = component(values + (s * width + k) * size, a.componentType, a.normalized);
-        }
-    }
-    return true;
-}
-
-Seen viaTinygltf(const fs::path& file) {
-    Seen seen;
-    tinygltf::TinyGLTF gltf;
-    gltf.SetImageLoader(keepImage, nullptr);
-    tinygltf::Model m;
-    std::string error, warning;
+std::vector<std::uint8_t> readBytes(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    const bool binary = std::memcmp(magic, "glTF", 4) == 0;
-    try {
-        seen.ok = binary ? gltf.LoadBinaryFromFile(&m, &error, &warning, file.string())
-                         : gltf.LoadASCIIFromFile(&m, &error, &warning, file.string());
-    } catch (const std::exception& e) {
-        seen.error = std::string("tinygltf threw ") + e.what();
-        return seen;
-    }
-    if (!seen.ok) {
-        seen.error = error.substr(0, error.find('\n'));
-        return seen;
-    }
-    seen.parent.assign(m.nodes.size(), -1);
-    for (std::size_t n = 0; n < m.nodes.size(); ++n) {
-        seen.names.push_back(m.nodes[n].name);
-        for (int child : m.nodes[n].children)
-            if (child >= 0 && child < int(m.nodes.size())) seen.parent[child] = int(n);
-    }
-    for (const tinygltf::Animation& a : m.animations) {
-        std::map<int, SeenChannel>& channels = seen.animations.emplace_back();
-        for (std::size_t c = 0; c < a.channels.size(); ++c) {
-            const tinygltf::AnimationChannel& ch = a.channels[c];
-            if (ch.target_node < 0 ||
-                (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale"))
-                continue;
-            if (ch.sampler < 0 || ch.sampler >= int(a.samplers.size())) continue;
-            const tinygltf::AnimationSampler& s = a.samplers[ch.sampler];
-            SeenChannel seenChannel{ch.target_node, ch.target_path, s.interpolation, {}, {}};
-            if (!decode(m, s.input, seenChannel.times) || !decode(m, s.output, seenChannel.values)) {
-                seen.ok = false;
-                seen.error = "animation data outside its buffer (decoded here)";
-                return seen;
-            }
-            if (s.output >= 0 && m.accessors[s.output].normalized) seen.normalized = true;
-            channels[int(c)] = std::move(seenChannel);
-        }
-    }
-    return seen;
-}
-
-// ---- rootbake -------------------------------------------------------------------
-
-const char* pathName(Path p) {
-    return p == Path::Translation ? "translation" : p == Path::Rotation ? "rotation" : "scale";
-}
-
-const char* interpolationName(Interpolation i) {
-    return i == Interpolation::Step ? "STEP" : i == Interpolation::Linear ? "LINEAR" : "CUBICSPLINE";
-}
-
-Seen viaRootbake(const fs::path& file) {
-    Seen seen;
-    auto asset = loadAsset(file);
-    if (!asset) {
-        seen.error = asset.error().message;
-        return seen;
-    }
-    seen.ok = true;
-    const Rig& rig = asset->rig;
-    seen.names.resize(rig.size());
-    seen.parent.assign(rig.size(), -1);
-    for (int n = 0; n < rig.size(); ++n) {
-        seen.names[rig.gltfIndex[n]] = rig.name[n];
-        if (rig.parent[n] >= 0) seen.parent[rig.gltfIndex[n]] = rig.gltfIndex[rig.parent[n]];
-    }
-    for (const Clip& clip : asset->clips) {
-        std::map<int, SeenChannel>& channels = seen.animations.emplace_back();
-        for (const Channel& c : clip.channels)
-            channels[c.gltfChannel] = {rig.gltfIndex[c.node], pathName(c.path), interpolationName(c.interpolation),
-                                       c.times, c.values};
-    }
-    return seen;
-}
-
-// ---- where the two may disagree -----------------------------------------------------
-
-// rootbake refuses, tinygltf loads: checks of ours that tinygltf 2.7 does not make. Each
-// entry is a part of rootbake's message and why the file is wrong by the glTF 2.0 spec.
-const std::pair<const char*, const char*> kOursOnly[] = {
-    {"out of range (", "an index to an object that is not there (tinygltf keeps the dangling index)"},
-    {") is negative", "a negative index"},
-    {"negative (-", "a negative index"},
-    {"is already a child of", "a node with two parents: the hierarchy must be a set of disjoint trees (3.5.2)"},
-    {"cycle in the node hierarchy", "a node that is its own ancestor (3.5.2)"},
-    {"is not a root (", "a scene lists a node that has a parent (3.5.2: scene nodes are roots)"},
-    {"missing (required)", "a required property absent (tinygltf fills in a default)"},
-    {"expected a string, got", "a property of the wrong JSON type (the schema)"},
-    {"expected an array, got", "a property of the wrong JSON type (the schema)"},
-    {"expected an object, got", "a property of the wrong JSON type (the schema)"},
-    {"byte order mark", "JSON that starts with a BOM (3.2: glTF JSON must not)"},
-    {"a unit quaternion expected", "a node rotation that is not a unit quaternion (3.5.3)"},
-    {"not a translation-rotation-scale matrix", "a node matrix that is not decomposable to TRS (3.5.3)"},
-    {"given with translation/rotation/scale", "a node with both a matrix and TRS properties (3.5.3)"},
-    {"runs past buffers[", "a bufferView past the end of its buffer (3.6.1)"},
-    {"is more than byteLength", "a byteStride longer than its bufferView"},
-    {"given without a bufferView", "an accessor offset without a bufferView (the schema)"},
-    {"only byte and short types are normalized", "normalized on a FLOAT or UNSIGNED_INT accessor (3.6.2.1)"},
-    {"has no bufferView, so", "animation times from an accessor without data: all zero, so not increasing (3.11)"},
-    {"is negative", "a negative key time (3.11: times are non-negative)"},
-    {"SCALAR FLOAT expected", "sampler input that is not SCALAR FLOAT (3.11)"},
-    {"CUBICSPLINE needs at least", "a CUBICSPLINE sampler with fewer than two keys (3.11)"},
-    {"is already animated by", "two channels with the same target (3.11)"},
-    {"needs VEC", "a sampler output of a type its path does not allow (3.11)"},
-    {"expected (", "a sampler output whose count does not match its input's (3.11)"},
-    {"GLB header: length", "a GLB whose header length is not the file's (4.4)"},
-    {"GLB chunk", "a malformed GLB chunk (4.4: lengths are multiples of 4, one BIN chunk)"},
-    {"more than max", "an input over one of the documented limits (docs/limits.md), not a spec error"},
-};
-
-// tinygltf refuses, rootbake loads: files the spec allows that tinygltf 2.7 does not read.
-const std::pair<const char*, const char*> kTheirsOnly[] = {
-    {"'uri' is missing from non binary glTF file buffer",
-     "a .gltf buffer without uri: uri is optional (a placeholder no accessor reads)"},
-    {"Must be equal or less than binary size",
-     "a second buffer without uri in a GLB (a placeholder): tinygltf checks it against the BIN chunk"},
-    {"data:application/gltf-buffer", "a data: URI of media type application/gltf-buffer, which the spec allows"},
-    {"invalid bufferView", "an accessor without a bufferView (its data in an extension, e.g. Draco), which the spec allows"},
-};
-
-const char* reasonFor(const std::string& message, const std::pair<const char*, const char*>* table, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-        if (*table[i].first && message.find(table[i].first) != std::string::npos) return table[i].second;
-    return nullptr;
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::vector<fs::path> inputs(const fs::path& shared) {
@@ -296,8 +54,8 @@ TEST_CASE("differential: rootbake's loader and tinygltf see the same nodes, anim
     for (const fs::path& file : inputs(shared)) {
         const std::string name = fs::relative(file, shared).string();
         CAPTURE(name);
-        const Seen ours = viaRootbake(file);
-        const Seen theirs = viaTinygltf(file);
+        const Seen ours = viaRootbake(loadAsset(file));
+        const Seen theirs = viaTinygltf(readBytes(file), file.parent_path().string());
         if (!ours.ok && !theirs.ok) {
             ++neither;
             continue;
@@ -317,32 +75,8 @@ TEST_CASE("differential: rootbake's loader and tinygltf see the same nodes, anim
             continue;
         }
         ++both;
-        REQUIRE(ours.names.size() == theirs.names.size());
-        CHECK(ours.names == theirs.names);
-        CHECK(ours.parent == theirs.parent);
-        REQUIRE(ours.animations.size() == theirs.animations.size());
-        for (std::size_t a = 0; a < ours.animations.size(); ++a) {
-            CAPTURE(a);
-            const auto& mine = ours.animations[a];
-            const auto& their = theirs.animations[a];
-            REQUIRE(mine.size() == their.size());
-            for (const auto& [index, c] : mine) {
-                CAPTURE(index);
-                REQUIRE(their.count(index) == 1);
-                const SeenChannel& t = their.at(index);
-                CHECK(c.node == t.node);
-                CHECK(c.path == t.path);
-                CHECK(c.interpolation == (t.interpolation.empty() ? "LINEAR" : t.interpolation));
-                CHECK(c.times == t.times);
-                REQUIRE(c.values.size() == t.values.size());
-                float worst = 0.0f;
-                for (std::size_t k = 0; k < c.values.size(); ++k)
-                    worst = std::max(worst, std::abs(c.values[k] - t.values[k]));
-                // Floats are the file's bits; normalized integers divided in float or double.
-                CHECK(worst <= (theirs.normalized ? 1e-6f : 0.0f));
-                ++channels;
-            }
-        }
+        const std::string difference = firstDifference(ours, theirs, &channels);
+        CHECK_MESSAGE(difference.empty(), difference);
     }
     std::printf("  differential: %d files both load (%d channels compared), %d both refuse, %d only rootbake refuses,"
                 " %d only tinygltf refuses\n",
