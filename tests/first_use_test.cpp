@@ -150,7 +150,7 @@ TEST_CASE("first use: verify finds the sidecar beside the baked asset") {
     fs::remove(dir.path / "out" / "w.rootmotion.json");
     const SplitExit missing = runExeSplit("verify " + q(dir.path / "out" / "w.glb"));
     CHECK(missing.code == 2);
-    CHECK(contains(missing.err, "w.rootmotion.json: cannot read (give the sidecar with --sidecar)"));
+    CHECK(contains(missing.err, "w.rootmotion.json: file not found (give the sidecar with --sidecar)"));
 }
 
 TEST_CASE("first use: doubtful clips are one line on stderr, listed with -v") {

@@ -4,14 +4,13 @@
 #include "cli/check.h"
 
 #include "cli/run.h"
+#include "gltf/read_file.h"
 #include "sidecar/read.h"
 #include "write/bake.h"
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <numbers>
-#include <sstream>
 
 namespace rootbake::cli {
 
@@ -118,11 +117,11 @@ int check(const CheckArgs& args) {
         outcome.err += loadWarnings(run, *asset);
         outcome.rulesMatched = matchedRules(input, *asset);
         // A sidecar that cannot be read is an input error (exit 2), not a change (4).
-        std::ifstream in(committed, std::ios::binary);
-        if (!in) return fail(kBadInput, label + ": nothing to check against: " + committed.string() + " cannot be read");
-        std::ostringstream text;
-        text << in.rdbuf();
-        auto sidecar = parseSidecar(text.str(), committed.string());
+        auto text = readFileText(committed, {kMaxSidecarBytes, ""});
+        if (!text)
+            return fail(kBadInput, label + ": nothing to check against: " + committed.string() + ": " +
+                                       text.error().message);
+        auto sidecar = parseSidecar(*text, committed.string());
         if (!sidecar) return fail(kBadInput, sidecar.error().message);
 
         const std::vector<Options> options = optionsForClips(run, input, *asset);

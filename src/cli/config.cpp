@@ -2,6 +2,7 @@
 // of defaults, clip rules and the command line.
 #include "cli/config.h"
 #include "gltf/json_parse.h"
+#include "gltf/read_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 
 namespace rootbake::cli {
@@ -154,11 +154,11 @@ Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileNa
 }
 
 Result<ConfigFile> readConfig(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot read the config file"};
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return parseConfig(bytes.str(), file.string());
+    // A config is a few rules; 16 MiB is far past any, and bounds what a stray file costs.
+    constexpr std::uint64_t kMaxConfigBytes = 16ull << 20;
+    auto text = readFileText(file, {kMaxConfigBytes, ""});
+    if (!text) return Error{file.string() + ": cannot read the config file: " + text.error().message};
+    return parseConfig(*text, file.string());
 }
 
 fs::path findConfig(const fs::path& input) {

@@ -6,6 +6,7 @@
 #include "cli/verify.h"
 
 #include "gltf/asset.h"
+#include "gltf/read_file.h"
 #include "sidecar/read.h"
 #include "write/rootbone.h"
 #include "verify/verify.h"
@@ -16,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace rootbake::cli {
 
@@ -24,18 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
-
-constexpr std::uintmax_t kMaxSidecarBytes = 1ull << 30;
-
-bool readFile(const fs::path& file, std::string& out) {
-    std::error_code error;
-    const std::uintmax_t size = fs::file_size(file, error);
-    if (error || size > kMaxSidecarBytes) return false;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return false;
-    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return !in.bad();
-}
 
 // What one clip's line of the report says.
 struct ClipReport {
@@ -106,32 +94,32 @@ int verify(const VerifyArgs& given) {
         printError(baked.error().message);
         return kBadInput;
     }
-    std::string text;
-    if (!readFile(args.sidecar, text)) {
-        printError(args.sidecar + ": cannot read" + (beside ? " (give the sidecar with --sidecar)" : ""));
+    auto text = readFileText(args.sidecar, {kMaxSidecarBytes, ""});
+    if (!text) {
+        printError(args.sidecar + ": " + text.error().message + (beside ? " (give the sidecar with --sidecar)" : ""));
         return kBadInput;
     }
-    auto sidecar = parseSidecar(text, args.sidecar);
+    auto sidecar = parseSidecar(*text, args.sidecar);
     if (!sidecar) {
         printError(sidecar.error().message);
         return kBadInput;
     }
     std::optional<Asset> source;
     if (!args.source.empty()) {
-        auto loaded = loadAsset(args.source);
-        if (!loaded) {
-            printError(loaded.error().message);
+        // Read once: hashed, then loaded from the same bytes.
+        auto bytes = readAssetFile(args.source);
+        if (!bytes) {
+            printError(bytes.error().message);
             return kBadInput;
         }
-        std::string bytes;
-        if (!readFile(args.source, bytes)) {
-            printError(args.source + ": cannot read");
-            return kBadInput;
-        }
-        const auto* data = reinterpret_cast<const std::uint8_t*>(bytes.data());
-        if (sha256Hex({data, bytes.size()}) != sidecar->inputSha256) {
+        if (sha256Hex(*bytes) != sidecar->inputSha256) {
             printError(args.source + ": not the input of " + args.sidecar +
                        " (its sha256 is not the sidecar's inputSha256)");
+            return kBadInput;
+        }
+        auto loaded = loadAssetFile(std::move(*bytes), args.source);
+        if (!loaded) {
+            printError(loaded.error().message);
             return kBadInput;
         }
         // The sidecar's clips are in the input's animation order.

@@ -2,10 +2,10 @@
 // -> Clips. Everything is checked before any file beside the asset is read,
 // and every claimed length is compared with what is there before it is used.
 #include "gltf/internal.h"
+#include "gltf/read_file.h"
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <system_error>
 
 namespace rootbake {
@@ -172,22 +172,8 @@ Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std
 }
 
 Result<std::vector<std::uint8_t>> readAssetFile(const fs::path& file, const LoadLimits& limits) {
-    const std::string fileName = file.string();
-    std::error_code ec;
-    const fs::file_status status = fs::status(file, ec);
-    if (!fs::exists(status)) return Error{fileName + ": file not found"};
-    if (!fs::is_regular_file(status)) return Error{fileName + ": not a regular file"};
-    const std::uint64_t size = fs::file_size(file, ec);
-    if (ec) return Error{fileName + ": " + ec.message()};
-    if (size > limits.maxFileBytes)
-        return Error{fileName + ": file: " + std::to_string(size) + " bytes, more than maxFileBytes (" +
-                     std::to_string(limits.maxFileBytes) + ")"};
-    std::vector<std::uint8_t> bytes(size);
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{fileName + ": cannot open"};
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-    if (static_cast<std::uint64_t>(in.gcount()) != size)
-        return Error{fileName + ": cannot read (short read)"};
+    auto bytes = readFileBytes(file, {limits.maxFileBytes, "maxFileBytes"});
+    if (!bytes) return Error{file.string() + ": " + bytes.error().message};
     return bytes;
 }
 

@@ -3,8 +3,8 @@
 // normalisation and after resolving symlinks, and names a regular file.
 #include "gltf/base64.h"
 #include "gltf/internal.h"
+#include "gltf/read_file.h"
 
-#include <fstream>
 #include <system_error>
 
 namespace rootbake::gltf {
@@ -179,18 +179,12 @@ Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const 
 
 Status readFilePrefix(const fs::path& file, std::string_view uri, std::uint64_t bytes, const Where& at,
                       std::vector<std::uint8_t>& out) {
-    std::error_code ec;
-    const std::uint64_t size = fs::file_size(file, ec);
-    if (ec) return fail(at, "cannot read " + quoted(uri) + ": " + ec.message());
-    if (size < bytes)
-        return fail(at, "file " + quoted(uri) + " has " + std::to_string(size) +
-                            " bytes, fewer than byteLength " + std::to_string(bytes));
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return fail(at, "cannot open " + quoted(uri));
-    out.resize(bytes);
-    in.read(reinterpret_cast<char*>(out.data()), static_cast<std::streamsize>(bytes));
-    if (static_cast<std::uint64_t>(in.gcount()) != bytes)
-        return fail(at, "cannot read " + quoted(uri) + " (short read)");
+    auto read = readFileBytes(file, {bytes, "", bytes});
+    if (!read) {
+        const std::string& why = read.error().message;  // "has N bytes, fewer than byteLength M" reads on
+        return fail(at, "file " + quoted(uri) + (why.rfind("has ", 0) == 0 ? " " : ": ") + why);
+    }
+    out = std::move(*read);
     return Ok{};
 }
 

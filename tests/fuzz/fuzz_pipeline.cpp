@@ -3,12 +3,12 @@
 // every external URI is refused) -> the asset's work budget -> per clip
 // analyzeClip, removeMotion, applyInPlace, measureLoopSeam -> the writer's
 // in-memory bake (rewrite and sidecar), serialised, the sidecar read back and
-// a GLB output loaded again. Anything the pipeline promises is checked and a
-// broken promise aborts, so libFuzzer keeps the input: a refusal, as the CLI
-// prints it, is one line that starts with the file name, and every number of an
-// analysis is finite. Limits are the defaults, as `rootbake bake` without flags:
-// scripts/fuzz caps memory and time per input, so an input that costs far more
-// than it weighs is a finding.
+// the GLB or .gltf output (with its .bin, in a temporary folder) loaded again.
+// Anything the pipeline promises is checked and a broken promise aborts, so
+// libFuzzer keeps the input: a refusal, as the CLI prints it, is one line that
+// starts with the file name, and every number of an analysis is finite. Limits
+// are the defaults, as `rootbake bake` without flags: scripts/fuzz caps memory
+// and time per input, so an input that costs far more than it weighs is a finding.
 #include "cli/printable.h"
 #include "gltf/asset.h"
 #include "sidecar/read.h"
@@ -17,7 +17,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+
+#include <unistd.h>
 
 using namespace rootbake;
 
@@ -105,6 +109,30 @@ void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
     require(cli::isOneLine(cli::printable(a.reason)), "printed reason is more than one line", a.reason);
 }
 
+// A .gltf output with its side files (the new .bin), written to a folder of this process's
+// own and loaded again from there: the same nodes and clips as the input.
+void reloadGltf(const Baked& baked, const Asset& input, const LoadLimits& limits) {
+    namespace fs = std::filesystem;
+    static const fs::path folder = fs::temp_directory_path() / ("rootbake-fuzz-" + std::to_string(::getpid()));
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const auto write = [&](const fs::path& name, const std::vector<std::uint8_t>& bytes) {
+        std::ofstream out(folder / name, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    };
+    write("out.gltf", baked.asset.main);
+    for (const SideFile& f : baked.asset.files) {
+        // From memory every external URI is refused, so the only side files are the writer's own.
+        require(f.copyFrom.empty() && f.relativePath.has_filename() && !f.relativePath.has_parent_path(),
+                "a side file that is not the writer's", f.relativePath.string());
+        write(f.relativePath, f.bytes);
+    }
+    Result<Asset> again = loadAsset(folder / "out.gltf", limits);
+    require(again.ok(), "the rewritten .gltf does not load", again ? "" : again.error().message);
+    require(again->rig.size() == input.rig.size() && again->clips.size() >= input.clips.size(),
+            "the rewritten .gltf lost nodes or clips");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -175,6 +203,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (container == Container::Glb) {
             Result<Asset> again = loadAssetFromMemory(baked->asset.main, "out.glb", {}, limits);
             require(again.ok(), "the rewritten GLB does not load", again ? "" : again.error().message);
+        } else {
+            reloadGltf(*baked, asset, limits);
         }
     }
     return 0;
