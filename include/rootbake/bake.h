@@ -223,9 +223,13 @@ int findRoot(const Rig& rig, const Clip& clip);
 inline constexpr double kSamplesPerKey = 64.0;
 
 // The analysis samples of a clip (its frames less one), from 0 to its last key: its duration
-// x samplesPerSecond, at least 2, at most kSamplesPerKey x the keys of its channels. May be
-// more than maxSamples: analyzeClip then refuses the clip.
+// x samplesPerSecond, at least 2, at most sampleCap(clip). May be more than maxSamples:
+// analyzeClip then refuses the clip.
 double analysisSampleCount(const Clip& clip, const Options& options);
+
+// kSamplesPerKey x the keys of all of the clip's channels: the most samples (or contact
+// readings) a clip's keys can call for.
+double sampleCap(const Clip& clip);
 
 // Everything RootMotionClip finds for one clip. An error is an option that does
 // not fit the clip (a root name that is not there, an animated character node,

@@ -224,11 +224,15 @@ void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const N
 
 }  // namespace
 
-double analysisSampleCount(const Clip& clip, const Options& options) {
+double sampleCap(const Clip& clip) {
     double keys = 0.0;
     for (const Channel& c : clip.channels) keys += c.keyCount();
+    return kSamplesPerKey * keys;
+}
+
+double analysisSampleCount(const Clip& clip, const Options& options) {
     const double wanted = std::ceil(std::max(0.0, clip.end) * options.samplesPerSecond);
-    return std::max(2.0, std::min(wanted, kSamplesPerKey * keys));
+    return std::max(2.0, std::min(wanted, sampleCap(clip)));
 }
 
 const char* contactRuleName(ContactRule rule) { return rule == ContactRule::Babylon ? "babylon" : "stance"; }

@@ -36,11 +36,9 @@ int readingFactor(const StageInput& in) {
     const double rate = in.duration > 0.0 ? samples / in.duration : kContactReadingRate;
     const double wanted = std::ceil(kContactReadingRate / rate - 1e-9);
     const double nodeLimit = double(in.options.maxSamples) * kNodeSamplesPerSample;
-    double keys = 0.0;
-    for (const Channel& c : in.clip.channels) keys += c.keyCount();
     const double allowed = std::min({std::floor(double(in.options.maxSamples) / samples),
                                      std::floor((nodeLimit / std::max(in.rig.size(), 1) - 1.0) / samples),
-                                     std::floor(kSamplesPerKey * keys / samples)});
+                                     std::floor(sampleCap(in.clip) / samples)});
     return int(std::max(1.0, std::min(wanted, allowed)));
 }
 
