@@ -150,7 +150,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     const fs::path folder = out.parent_path();
     const fs::path sidecar = sidecarPath(out);
     std::vector<PlannedFile> files;
-    files.push_back({out, std::move(baked->asset.main), {}});
+    files.push_back({out, {}, {}});
+    for (const OutputPiece& p : baked->asset.main)  // the asset and baked outlive the write
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
     for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked->asset.mainSize;
     const std::string sidecarText = baked->sidecar.dump(2) + "\n";
