@@ -113,8 +113,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
     settings.rewrite.binName = stem + ".bin";
-    // A .gltf written on one line stays on one line; anything else is indented.
-    settings.rewrite.indent = !asset->binary && !facts.hasNewline ? -1 : 2;
+    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
     settings.inputSha256 = facts.sha256;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.path.filename().string();

@@ -829,6 +829,20 @@ private:
         return Ok{};
     }
 
+    // The output's JSON: the input's text spliced when the container stays, else printed whole
+    // (RewriteOptions::reprint says why).
+    std::string outputJson(bool glb) const {
+        const bool splice = !options_.reprint && glb == asset_.binary && !asset_.jsonText.empty();
+        if (splice) {
+            const std::string_view text(reinterpret_cast<const char*>(asset_.jsonText.data()), asset_.jsonText.size());
+            return gltf::spliceJson(text, /*keepTrailing=*/!glb, asset_.document, doc_);  // a GLB's: its padding
+        }
+        const int indent = glb ? -1 : options_.indent;
+        std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
+        if (indent >= 0) json += '\n';
+        return json;
+    }
+
     Result<RewrittenAsset> frame() {
         for (const std::string& uri : asset_.externalUris) {
             auto file = gltf::resolveUri(uri, asset_.folder, gltf::Where("uri"));
@@ -857,9 +871,7 @@ private:
             }
         }
 
-        const int indent = glb ? -1 : options_.indent;
-        std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
-        if (indent >= 0) json += '\n';
+        std::string json = outputJson(glb);
         if (glb) {
             const std::uint64_t binSize = binIsBuffer0 ? (touched_[0] ? heldBytes(0) : sourceOf(0).size())
                                                        : std::max<std::uint64_t>(bin.size, binEnd_);

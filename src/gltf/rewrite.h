@@ -46,7 +46,11 @@ struct RewriteOptions {
     bool keepSource = false;  // keep the source clips; append the in-place ones as "<name> (in place)"
     Container container = Container::Glb;
     std::string binName;  // file name of a new .bin beside a .gltf output ("walk.bin")
-    int indent = 2;       // JSON indentation of a .gltf output; -1: one line (a GLB's is always one line)
+    // The JSON is the input's text with only the edited values replaced and the new ones inserted
+    // (gltf::spliceJson), unless the container changes (.glb to .gltf or back) or reprint is set:
+    // then it is printed whole, indented by `indent` in a .gltf, on one line in a GLB.
+    bool reprint = false;
+    int indent = 2;  // JSON indentation of a printed .gltf output; -1: one line
 };
 
 // A file beside the output: new bytes, or a file the input reads, copied as it is.
