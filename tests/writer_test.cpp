@@ -8,6 +8,7 @@
 #include "gltf/rewrite.h"
 #include "support.h"
 #include "write/bake.h"
+#include "write/files.h"
 #include "write/sha256.h"
 
 #include "biped.h"
@@ -260,6 +261,38 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     const Run again = bake(glb, "biped.glb");
     CHECK(joinPieces(again.baked.asset.main) == joinPieces(run.baked.asset.main));
     CHECK(again.baked.sidecar.dump() == run.baked.sidecar.dump());
+}
+
+TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied; writeFiles gathers them") {
+    const samples::Biped biped = samples::makeBiped();
+    const std::vector<std::uint8_t> glb = samples::toGlb(biped);
+    const Run run = bake(glb, "biped.glb");
+    const std::vector<std::uint8_t>& source = run.input.buffers[0];
+    std::uint64_t borrowed = 0, made = 0;
+    for (const OutputPiece& p : run.baked.asset.main) {
+        if (!p.bytes.empty()) {
+            made += p.bytes.size();
+            continue;
+        }
+        CHECK(p.input.data() >= source.data());  // a range of the loaded BIN chunk itself
+        CHECK(p.input.data() + p.input.size() <= source.data() + source.size());
+        borrowed += p.input.size();
+    }
+    // Made here: the header, the JSON and the new keys (and padding); the rest is the input's.
+    const std::uint64_t json = run.output.jsonText.size();
+    CHECK(made <= 28 + json + 3 + run.baked.asset.bytesAppended + 3);
+    CHECK(borrowed + run.baked.asset.bytesDropped + run.baked.asset.bytesAppended >= source.size());
+
+    test::TempDir dir("gather");
+    std::vector<PlannedFile> files;
+    files.push_back({dir.path / "out.glb", {1, 2, 3}, {}});
+    for (const OutputPiece& p : run.baked.asset.main)
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
+    REQUIRE_FALSE(writeFiles(std::move(files), {}, false));
+    std::vector<std::uint8_t> expected{1, 2, 3};
+    const std::vector<std::uint8_t> joined = joinPieces(run.baked.asset.main);
+    expected.insert(expected.end(), joined.begin(), joined.end());
+    CHECK(fileBytes(dir.path / "out.glb") == expected);
 }
 
 TEST_CASE("rewrite: a root that only turns gets a translation channel of its own") {
