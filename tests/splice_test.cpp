@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <random>
 
 using namespace rootbake;
 namespace fs = std::filesystem;
@@ -240,6 +241,81 @@ TEST_CASE(
     CHECK(gltf::spliceJson(compact, false, two, cut) ==
           "{\"n\":[{\"b\":2.0},{\"c\":\"]\"}],\"s\":\"\\\"}\"}");
     CHECK(gltf::spliceJson(compact, false, two, two) == "{\"n\":[{\"a\":1,\"b\":2.0}],\"s\":\"\\\"}\"}");
+}
+
+namespace {
+
+// A random document of objects, arrays and scalars, a few levels deep.
+Json randomValue(std::mt19937& rng, int depth) {
+    const int kind = int(rng() % (depth > 3 ? 4u : 7u));
+    switch (kind) {
+        case 0:
+            return Json(int(rng() % 100));
+        case 1:
+            return Json(double(rng() % 1000) / 8.0);
+        case 2:
+            return Json("s" + std::to_string(rng() % 10) + (rng() % 4 == 0 ? "\"]}\n" : ""));
+        case 3:
+            return Json(rng() % 2 == 0);
+        case 4:
+        case 5: {
+            Json object = Json::object();
+            for (unsigned n = rng() % 4; n-- > 0;)
+                object["k" + std::to_string(rng() % 6)] = randomValue(rng, depth + 1);
+            return object;
+        }
+        default: {
+            Json array = Json::array();
+            for (unsigned n = rng() % 4; n-- > 0;) array.push_back(randomValue(rng, depth + 1));
+            return array;
+        }
+    }
+}
+
+// One random edit somewhere below v: a scalar changed, a member added or erased, an element
+// appended or removed, a container replaced by a scalar.
+void randomEdit(std::mt19937& rng, Json& v) {
+    if ((v.is_object() || v.is_array()) && !v.empty() && rng() % 3 != 0) {
+        auto it = v.begin();
+        std::advance(it, rng() % v.size());
+        return randomEdit(rng, *it);
+    }
+    const unsigned what = rng() % 4;
+    if (v.is_object() && what == 0)
+        v["new" + std::to_string(rng() % 3)] = randomValue(rng, 2);
+    else if (v.is_object() && what == 1 && !v.empty())
+        v.erase(v.begin().key());
+    else if (v.is_array() && what == 0)
+        v.push_back(randomValue(rng, 2));
+    else if (v.is_array() && what == 1 && !v.empty())
+        v.erase(v.size() - 1);
+    else
+        v = randomValue(rng, 4);
+}
+
+}  // namespace
+
+TEST_CASE("splice: random documents, layouts and edits print what was edited, one line staying one line") {
+    std::mt19937 rng(21);
+    for (int round = 0; round < 3000; ++round) {
+        Json original = Json::object();
+        for (unsigned n = 1 + rng() % 4; n-- > 0;) original["t" + std::to_string(n)] = randomValue(rng, 1);
+        std::string text;
+        const unsigned layout = rng() % 3;
+        if (layout == 0) text = original.dump();
+        if (layout == 1) text = original.dump(4) + "\n";
+        if (layout == 2) printOddly(original, "", text);
+        const Json parsed = Json::parse(text);
+        Json edited = parsed;
+        for (unsigned n = 1 + rng() % 3; n-- > 0;) randomEdit(rng, edited);
+        if (!edited.is_object()) continue;
+        CAPTURE(text);
+        CAPTURE(edited.dump());
+        const std::string out = gltf::spliceJson(text, true, parsed, edited);
+        CHECK(Json::parse(out) == edited);
+        if (layout == 0) CHECK(out.find('\n') == std::string::npos);
+        if (parsed == edited) CHECK(out == text);
+    }
 }
 
 TEST_CASE("splice: an oddly formatted .gltf bakes to its own bytes but for the edited objects") {
