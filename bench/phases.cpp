@@ -102,7 +102,10 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
 
     start = Clock::now();
     std::vector<PlannedFile> files;
-    files.push_back({output, std::move(rewritten->main), {}});
+    files.push_back({output, {}, {}});
+    for (const OutputPiece& p : rewritten->main)  // written from where they are, as the CLI does
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
+    files.back().size = rewritten->mainSize;
     files.push_back({output.parent_path() / (output.stem().string() + ".rootmotion.json"),
                      std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()),
                      {}});

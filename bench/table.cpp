@@ -5,7 +5,8 @@
 //
 // RESULTS holds, per asset A of ASSETS (A.glb): e2e-A.json (bench_time: cp, tinygltf, rootbake),
 // phases-A.json (bench_phases), babylon-A.json (bench/babylon/bench.mjs) or babylon-A.skip (why),
-// json-keys.json (bench_time: info on one JSON object of 50k and 200k keys), and batch.json
+// json-keys.json (bench_time: info on one JSON object of 50k and 200k keys), json-array.json (info on
+// one array of 250k and 1M elements), inspect-pack.json (bench_time: inspect of the corpus pack), and batch.json
 // (bench_time: j1, j2) or batch.skip, plus batch.count (assets in the batch).
 // A missing measurement is a row that says so; nothing here is a number of its own.
 #include <nlohmann/json.hpp>
@@ -125,13 +126,18 @@ int main(int argc, char** argv) {
         return 1;
     }
     const fs::path results = argv[1], assets = argv[2], outFile = argv[3];
-    const std::vector<std::string> names{"typical", "long", "wide", "large"};
+    const std::vector<std::string> names{"typical", "long", "wide", "large", "pack"};
 
     std::vector<Row> rows;
     Json raw = Json::object();
     std::optional<double> typicalUnit;  // s per clip-second per node
 
     for (const std::string& name : names) {
+        if (name == "pack" && !fs::exists(assets / "pack.glb")) {
+            rows.push_back({"pack (a multi-clip pack of the corpus): not measured", "", "", NAN, Want::None, NAN,
+                            "../shared/corpus is not beside the checkout"});
+            continue;
+        }
         const auto e2e = readJson(results / ("e2e-" + name + ".json"));
         const auto phases = readJson(results / ("phases-" + name + ".json"));
         std::error_code ec;
@@ -154,15 +160,16 @@ int main(int argc, char** argv) {
                                  " nodes, " + std::to_string(clips) + " clips, " + fixed(clipSeconds, 1) +
                                  " clip-s)";
 
+        // Issue 21's targets: the typical asset within 1.2x of the floor; the large one's stay issue 7's.
         const bool libraryTarget = name == "typical" || name == "large";
         rows.push_back({what + ": bake end to end vs library floor (tinygltf load + save)", seconds(bake),
-                        seconds(library), bake / library, libraryTarget ? Want::AtMost : Want::None, 1.5,
-                        ""});
+                        seconds(library), bake / library, libraryTarget ? Want::AtMost : Want::None,
+                        name == "typical" ? 1.2 : 1.5, ""});
         rows.push_back({name + ": bake end to end vs I/O floor (cp)", seconds(bake), seconds(copy),
                         bake / copy, name == "large" ? Want::AtMost : Want::None, 3.0, ""});
         rows.push_back({name + ": peak RSS vs input size (tinygltf floor: " + megabytes(libraryRss) + ")",
                         megabytes(rss), megabytes(inputBytes), rss / inputBytes,
-                        name == "large" ? Want::Below : Want::None, 2.5, ""});
+                        name == "large" ? Want::AtMost : Want::None, 1.5, ""});
         const double load = (*phases)["loadSeconds"], analyse = (*phases)["analyseSeconds"],
                      rewrite = (*phases)["rewriteSeconds"], write = (*phases)["writeSeconds"];
         rows.push_back(
@@ -181,7 +188,7 @@ int main(int argc, char** argv) {
         if (name != "typical" && typicalUnit) {
             perUnit.reference = fixed(*typicalUnit * 1e9, 0) + " ns";
             perUnit.ratio = unit / *typicalUnit;
-            perUnit.want = name == "large" ? Want::None : Want::AtMost;
+            perUnit.want = name == "large" || name == "pack" ? Want::None : Want::AtMost;
         }
         rows.push_back(perUnit);
 
@@ -202,6 +209,14 @@ int main(int argc, char** argv) {
                  seconds(ours), seconds(theirs), theirs / ours, Want::AtLeast, 50.0,
                  "worst clip " + fixed(worst, 1) + "x; load: Babylon " +
                      seconds(double((*babylon)["loadSeconds"])) + ", rootbake " + seconds(load)});
+            // Issue 21: what a user waits for, rootbake's whole process against Babylon's work in process.
+            if (const auto inspect = readJson(results / ("inspect-" + name + ".json"))) {
+                raw[name]["inspect"] = *inspect;
+                const double whole = (*inspect)["inspect"]["medianSeconds"];
+                const double babylonWork = double((*babylon)["loadSeconds"]) + theirs;
+                rows.push_back({name + ": inspect, whole process, vs Babylon.js load + analysis in process (x faster)",
+                                seconds(whole), seconds(babylonWork), babylonWork / whole, Want::AtLeast, 50.0, ""});
+            }
         } else if (fs::exists(results / ("babylon-" + name + ".skip"))) {
             rows.push_back({name + ": Babylon.js 9.31 RootMotionClip analysis vs rootbake's", "", "", NAN,
                             Want::AtLeast, 50.0, readText(results / ("babylon-" + name + ".skip"))});
@@ -216,6 +231,16 @@ int main(int argc, char** argv) {
                         "a .gltf whose extras has that many keys (../shared/hostile/R2_json_*_keys.gltf)"});
     } else {
         rows.push_back({"one JSON object of 200k keys vs 50k: info", "", "", NAN, Want::AtMost, 6.0, "not measured"});
+    }
+
+    if (const auto array = readJson(results / "json-array.json")) {
+        raw["jsonArray"] = *array;
+        const double a250 = (*array)["a250"]["medianSeconds"], a1000 = (*array)["a1000"]["medianSeconds"];
+        rows.push_back({"one JSON array of 1M elements vs 250k: info (x the time; linear 4, quadratic 16)",
+                        seconds(a1000), seconds(a250), a1000 / a250, Want::AtMost, 6.0,
+                        "a .gltf whose extras is an array of that many zeros"});
+    } else {
+        rows.push_back({"one JSON array of 1M elements vs 250k: info", "", "", NAN, Want::AtMost, 6.0, "not measured"});
     }
 
     const std::string count = readText(results / "batch.count");

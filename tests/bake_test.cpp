@@ -69,7 +69,7 @@ Run bakeInMemory(std::span<const std::uint8_t> bytes, const std::string& name, c
     REQUIRE(baked.ok());
     run.baked = std::move(*baked);
     REQUIRE(run.baked.asset.files.empty());  // nothing beside it: it loads from memory
-    run.output = mustLoad(run.baked.asset.main, settings.outputName);
+    run.output = mustLoad(joinPieces(run.baked.asset.main), settings.outputName);
     return run;
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
     settings.outputName = "out.glb";
     auto baked = bakeAsset(input, glb, settings);
     REQUIRE(baked.ok());
-    const Asset output = mustLoad(baked->asset.main, "out.glb");
+    const Asset output = mustLoad(joinPieces(baked->asset.main), "out.glb");
     const std::size_t count = input.clips.size();
     int added = 0;
     for (std::size_t a = 0; a < count; ++a) {

@@ -132,7 +132,7 @@ inline std::string q(const std::filesystem::path& p) {
 // The output's bytes as the writer puts them: main, then each streamed file (an embedded
 // image) at its offset.
 inline std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
-    std::vector<std::uint8_t> bytes = out.main;
+    std::vector<std::uint8_t> bytes = joinPieces(out.main);
     for (const StreamedFile& f : out.streamed) {
         bytes.resize(f.offset, 0);
         const std::vector<std::uint8_t> file = readBytes(f.file);

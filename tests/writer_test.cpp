@@ -8,6 +8,7 @@
 #include "gltf/rewrite.h"
 #include "support.h"
 #include "write/bake.h"
+#include "write/files.h"
 #include "write/sha256.h"
 
 #include "biped.h"
@@ -69,7 +70,7 @@ Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOp
     INFO(name << ": " << (baked ? "" : baked.error().message));
     REQUIRE(baked.ok());
     run.baked = std::move(*baked);
-    run.output = load(run.baked.asset.main, rewrite.container == Container::Glb ? "out.glb" : "out.gltf");
+    run.output = load(joinPieces(run.baked.asset.main), rewrite.container == Container::Glb ? "out.glb" : "out.gltf");
     return run;
 }
 
@@ -249,7 +250,7 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     CHECK(run.baked.asset.bytesDropped > 0);
     CHECK(run.baked.asset.bytesDropped <= run.baked.asset.bytesAppended);
     // The file grows by the new keys less the old ones, plus a little JSON.
-    const std::int64_t growth = std::int64_t(run.baked.asset.main.size()) - std::int64_t(glb.size());
+    const std::int64_t growth = std::int64_t(joinPieces(run.baked.asset.main).size()) - std::int64_t(glb.size());
     const std::int64_t data =
         std::int64_t(run.baked.asset.bytesAppended) - std::int64_t(run.baked.asset.bytesDropped);
     CHECK(growth <= data + 2048);
@@ -258,8 +259,40 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
 
     // Deterministic: the same bytes again.
     const Run again = bake(glb, "biped.glb");
-    CHECK(again.baked.asset.main == run.baked.asset.main);
+    CHECK(joinPieces(again.baked.asset.main) == joinPieces(run.baked.asset.main));
     CHECK(again.baked.sidecar.dump() == run.baked.sidecar.dump());
+}
+
+TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied; writeFiles gathers them") {
+    const samples::Biped biped = samples::makeBiped();
+    const std::vector<std::uint8_t> glb = samples::toGlb(biped);
+    const Run run = bake(glb, "biped.glb");
+    const std::vector<std::uint8_t>& source = run.input.buffers[0];
+    std::uint64_t borrowed = 0, made = 0;
+    for (const OutputPiece& p : run.baked.asset.main) {
+        if (!p.bytes.empty()) {
+            made += p.bytes.size();
+            continue;
+        }
+        CHECK(p.input.data() >= source.data());  // a range of the loaded BIN chunk itself
+        CHECK(p.input.data() + p.input.size() <= source.data() + source.size());
+        borrowed += p.input.size();
+    }
+    // Made here: the header, the JSON and the new keys (and padding); the rest is the input's.
+    const std::uint64_t json = run.output.jsonText.size();
+    CHECK(made <= 28 + json + 3 + run.baked.asset.bytesAppended + 3);
+    CHECK(borrowed + run.baked.asset.bytesDropped + run.baked.asset.bytesAppended >= source.size());
+
+    test::TempDir dir("gather");
+    std::vector<PlannedFile> files;
+    files.push_back({dir.path / "out.glb", {1, 2, 3}, {}});
+    for (const OutputPiece& p : run.baked.asset.main)
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
+    REQUIRE_FALSE(writeFiles(std::move(files), {}, false));
+    std::vector<std::uint8_t> expected{1, 2, 3};
+    const std::vector<std::uint8_t> joined = joinPieces(run.baked.asset.main);
+    expected.insert(expected.end(), joined.begin(), joined.end());
+    CHECK(fileBytes(dir.path / "out.glb") == expected);
 }
 
 TEST_CASE("rewrite: a root that only turns gets a translation channel of its own") {
@@ -496,8 +529,8 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     CHECK(baked->asset.files[0].relativePath == "walk.bin");
     CHECK(baked->asset.reads == std::vector<fs::path>{dir / "biped.bin"});
     std::ofstream(dir / "out" / "walk.gltf", std::ios::binary)
-        .write(reinterpret_cast<const char*>(baked->asset.main.data()),
-               std::streamsize(baked->asset.main.size()));
+        .write(reinterpret_cast<const char*>(joinPieces(baked->asset.main).data()),
+               std::streamsize(joinPieces(baked->asset.main).size()));
     std::ofstream(dir / "out" / "walk.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(baked->asset.files[0].bytes.data()),
                std::streamsize(baked->asset.files[0].bytes.size()));
@@ -516,7 +549,8 @@ TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
     REQUIRE(out->files.size() == 1);
     CHECK(out->files[0].relativePath == "walk.bin");
     CHECK(out->files[0].bytes.size() == input.document["buffers"][0]["byteLength"].get<std::size_t>());
-    const Json doc = Json::parse(out->main.begin(), out->main.end());
+    const std::vector<std::uint8_t> text = joinPieces(out->main);
+    const Json doc = Json::parse(text.begin(), text.end());
     CHECK(doc["buffers"][0]["uri"] == "walk.bin");
     Json expected = input.document;
     expected["buffers"][0]["uri"] = "walk.bin";
@@ -536,7 +570,7 @@ TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root
                              writing(glb ? Container::Glb : Container::Gltf), path.parent_path());
         REQUIRE_FALSE(rewrittenBy(run).channels.empty());
         checkPassthrough(run);
-        if (glb) CHECK(run.baked.asset.main.size() <= fileBytes(path).size() + run.baked.asset.bytesAppended);
+        if (glb) CHECK(joinPieces(run.baked.asset.main).size() <= fileBytes(path).size() + run.baked.asset.bytesAppended);
     }
 }
 
@@ -553,11 +587,11 @@ TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte f
         // The images are streamed by the writer, not held: main ends where they begin.
         std::uint64_t imageBytes = 0;
         for (const StreamedFile& f : out->streamed) {
-            CHECK(f.offset >= out->main.size());
+            CHECK(f.offset >= joinPieces(out->main).size());
             CHECK(f.size == fs::file_size(f.file));
             imageBytes += f.size;
         }
-        CHECK(out->main.size() + imageBytes <= out->mainSize);
+        CHECK(joinPieces(out->main).size() + imageBytes <= out->mainSize);
         const Asset output = load(test::wholeOutput(*out), "out.glb");
         CHECK(output.document["buffers"].size() == 1);
         for (std::size_t v = 0; v < input.document["bufferViews"].size(); ++v)

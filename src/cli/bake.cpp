@@ -113,8 +113,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
     settings.rewrite.binName = stem + ".bin";
-    // A .gltf written on one line stays on one line; anything else is indented.
-    settings.rewrite.indent = !asset->binary && !facts.hasNewline ? -1 : 2;
+    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
     settings.inputSha256 = facts.sha256;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.path.filename().string();
@@ -150,7 +149,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     const fs::path folder = out.parent_path();
     const fs::path sidecar = sidecarPath(out);
     std::vector<PlannedFile> files;
-    files.push_back({out, std::move(baked->asset.main), {}});
+    files.push_back({out, {}, {}});
+    for (const OutputPiece& p : baked->asset.main)  // the asset and baked outlive the write
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
     for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked->asset.mainSize;
     const std::string sidecarText = baked->sidecar.dump(2) + "\n";

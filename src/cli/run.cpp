@@ -162,7 +162,6 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
     auto bytes = readAssetFile(input.path, run.limits.load);
     if (!bytes) return Error{withLimitHint(bytes.error().message)};
     facts->sha256 = sha256Hex(*bytes);
-    facts->hasNewline = std::find(bytes->begin(), bytes->end(), '\n') != bytes->end();
     auto asset = loadAssetFile(std::move(*bytes), input.path, run.limits.load);
     if (!asset) return Error{withLimitHint(asset.error().message)};
     return asset;

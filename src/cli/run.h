@@ -42,8 +42,7 @@ int prepareRun(const CommonArgs& args, RunContext& run, const std::filesystem::p
 
 // What bake needs of the input file's bytes, taken in the one read of it.
 struct InputFacts {
-    std::string sha256;        // hex
-    bool hasNewline = false;  // a .gltf on one line stays on one line
+    std::string sha256;  // hex
 };
 
 // loadAsset with the run's limits; an error over a limit says how to raise it.

@@ -41,6 +41,9 @@ struct Asset {
     bool binary = false;           // read from a GLB container
 
     nlohmann::ordered_json document;                // the JSON as read, key order kept
+    // The text the document was parsed from (a GLB's JSON chunk), which the writer splices:
+    // whoever edits the document clears it, and the writer then prints the document whole.
+    std::vector<std::uint8_t> jsonText;
     std::vector<std::vector<std::uint8_t>> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0;
                                                      // empty for a buffer without uri and data)
     // Relative URIs of buffers (read) and images (checked to be regular files

@@ -79,6 +79,15 @@ Status getNumbers(const Json& object, const Where& at, const char* key, std::siz
 Status getCollection(const Json& document, const char* key, const Json*& out);
 std::size_t sizeOf(const Json* array);  // 0 for nullptr
 
+// ---- splice.cpp: the rewritten JSON as edits of the input's text ------------
+
+// `edited` printed as `text` (which parses to `original`) with only what differs replaced:
+// equal values keep their bytes; objects that keep their keys in order and non-empty arrays
+// that keep their elements are spliced member by member, new members going before the
+// closing bracket; anything else is printed in the file's style (one line, or indented by
+// its unit). Whitespace before the root is kept, after it only with keepTrailing.
+std::string spliceJson(std::string_view text, bool keepTrailing, const Json& original, const Json& edited);
+
 // ---- glb.cpp: the binary container -----------------------------------------
 
 bool looksLikeGlb(Bytes bytes);  // starts with the magic "glTF"

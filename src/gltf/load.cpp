@@ -130,6 +130,12 @@ Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder
     auto document = parseJson(text, limits.maxJsonDepth);
     if (!document) return document.error();
     asset.document = std::move(*document);
+    if (!asset.binary && file) {  // the file is the text: kept without a copy
+        asset.jsonText = std::move(*file);
+        file = nullptr;
+    } else {
+        asset.jsonText.assign(text.begin(), text.end());
+    }
 
     Layout layout;
     ROOTBAKE_TRY(validateDocument(asset.document, asset.binary, limits, layout));

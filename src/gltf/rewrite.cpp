@@ -199,35 +199,59 @@ Result<std::uint64_t> fileSize(const fs::path& file) {
     return std::uint64_t(size);
 }
 
+// The output being assembled: OutputPieces, made bytes run together, and its size so far.
+struct Pieces {
+    std::vector<OutputPiece> list;
+    std::uint64_t size = 0;
+
+    void input(std::span<const std::uint8_t> bytes) {  // written from the input's buffers
+        if (bytes.empty()) return;
+        list.push_back({{}, bytes});
+        size += bytes.size();
+    }
+    void made(const void* data, std::size_t n) {
+        if (n == 0) return;
+        if (list.empty() || list.back().bytes.empty()) list.emplace_back();
+        const auto* p = static_cast<const std::uint8_t*>(data);
+        list.back().bytes.insert(list.back().bytes.end(), p, p + n);
+        size += n;
+    }
+    void pad(std::uint64_t to, std::uint8_t byte = 0) {
+        const std::vector<std::uint8_t> fill(to > size ? std::size_t(to - size) : 0, byte);
+        made(fill.data(), fill.size());
+    }
+    void put32(std::uint32_t v) {
+        std::uint8_t b[4];
+        for (int i = 0; i < 4; ++i) b[i] = std::uint8_t(v >> (8 * i));
+        made(b, 4);
+    }
+};
+
 // A GLB of the JSON and, when hasBin, a BIN chunk of binSize bytes, of which appendBin
-// appends the first binSize - streamedBytes straight into the output (the mesh bytes are
-// copied once); the rest (embedded image files and padding) the writer streams.
+// appends the first binSize - streamedBytes (the mesh bytes as pieces of the input: never
+// copied); the rest (embedded image files and padding) the writer streams.
 // total: the whole GLB's size, at most 4 GiB - 1 (its lengths are 32-bit; the caller checks).
 template <class AppendBin>
-std::vector<std::uint8_t> frameGlb(const std::string& json, bool hasBin, std::uint64_t binSize,
-                                   std::uint64_t streamedBytes, AppendBin&& appendBin) {
-    auto put32 = [](std::vector<std::uint8_t>& out, std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) out.push_back(std::uint8_t(v >> (8 * i)));
-    };
+std::vector<OutputPiece> frameGlb(const std::string& json, bool hasBin, std::uint64_t binSize,
+                                  std::uint64_t streamedBytes, AppendBin&& appendBin) {
     const std::uint32_t jsonLength = std::uint32_t(align4(json.size()));
     const std::uint32_t binLength = hasBin ? std::uint32_t(align4(binSize)) : 0;
     const std::uint32_t total = 12 + 8 + jsonLength + (hasBin ? 8 + binLength : 0);
-    std::vector<std::uint8_t> out;
-    out.reserve(total - (streamedBytes ? align4(binSize) - (binSize - streamedBytes) : 0));
-    put32(out, 0x46546C67);  // "glTF"
-    put32(out, 2);
-    put32(out, total);
-    put32(out, jsonLength);
-    put32(out, 0x4E4F534A);  // "JSON"
-    out.insert(out.end(), json.begin(), json.end());
-    out.resize(20 + jsonLength, 0x20);  // padded with spaces (glTF 2.0 section 4.4.3.1)
+    Pieces out;
+    out.put32(0x46546C67);  // "glTF"
+    out.put32(2);
+    out.put32(total);
+    out.put32(jsonLength);
+    out.put32(0x4E4F534A);  // "JSON"
+    out.made(json.data(), json.size());
+    out.pad(20 + jsonLength, 0x20);  // padded with spaces (glTF 2.0 section 4.4.3.1)
     if (hasBin) {
-        put32(out, binLength);
-        put32(out, 0x004E4942);  // "BIN\0"
+        out.put32(binLength);
+        out.put32(0x004E4942);  // "BIN\0"
         appendBin(out);
-        if (!streamedBytes) out.resize(total, 0);
+        if (!streamedBytes) out.pad(total);
     }
-    return out;
+    return std::move(out.list);
 }
 
 // The size of a GLB of a JSON chunk of jsonSize bytes and a BIN chunk of binSize (none when 0).
@@ -572,13 +596,14 @@ private:
         return touched_[b] ? edits_[b].kept + edits_[b].tail.size() : sourceOf(b).size();
     }
 
-    // Appends the bytes the buffer holds in the output (exactly byteLength of them) to out.
-    void appendBuffer(std::size_t b, std::vector<std::uint8_t>& out) const {
+    // Appends the bytes the buffer holds in the output (exactly byteLength of them) to out:
+    // the source's as pieces of the input, the new keys as made bytes.
+    void appendBuffer(std::size_t b, Pieces& out) const {
         const std::span<const std::uint8_t> source = sourceOf(b);
         if (!touched_[b]) {
             const std::size_t length =
                 std::min<std::size_t>(source.size(), uintOf(doc_["buffers"][b], "byteLength"));
-            out.insert(out.end(), source.begin(), source.begin() + std::ptrdiff_t(length));
+            out.input(source.first(length));
             return;
         }
         const BufferEdit& edit = edits_[b];
@@ -586,21 +611,19 @@ private:
         std::sort(cuts.begin(), cuts.end());
         std::uint64_t from = 0, left = edit.kept;
         for (const auto& [offset, length] : cuts) {
-            out.insert(out.end(), source.begin() + std::ptrdiff_t(from),
-                       source.begin() + std::ptrdiff_t(offset));
+            out.input(source.subspan(std::size_t(from), std::size_t(offset - from)));
             left -= offset - from;
             from = offset + length;
         }
-        out.insert(out.end(), source.begin() + std::ptrdiff_t(from),
-                   source.begin() + std::ptrdiff_t(from + left));
-        out.insert(out.end(), edit.tail.begin(), edit.tail.end());
+        out.input(source.subspan(std::size_t(from), std::size_t(left)));
+        out.made(edit.tail.data(), edit.tail.size());
     }
 
+    // A buffer in one piece, for a data: URI or a new .bin.
     std::vector<std::uint8_t> bufferBytes(std::size_t b) const {
-        std::vector<std::uint8_t> out;
-        out.reserve(heldBytes(b));
+        Pieces out;
         appendBuffer(b, out);
-        return out;
+        return joinPieces(out.list);
     }
 
     // Cuts the old bytes of reused bufferViews out of their buffers.
@@ -741,7 +764,7 @@ private:
     }
 
     // Every buffer with bytes into one BIN chunk, buffers without bytes after it.
-    Status mergeBuffers(std::vector<std::uint8_t>& bin) {
+    Status mergeBuffers(Pieces& bin) {
         const std::size_t count = sizeOf(doc_, "buffers");
         std::vector<int> newIndex(count, 0);
         std::vector<std::uint64_t> base(count, 0);
@@ -754,8 +777,8 @@ private:
                 continue;
             }
             anyData = true;
-            bin.resize(align4(bin.size()), 0);
-            base[b] = bin.size();
+            bin.pad(align4(bin.size));
+            base[b] = bin.size;
             appendBuffer(b, bin);
         }
         if (count > 0 && !anyData)
@@ -788,7 +811,7 @@ private:
             // Not read here: the writer streams it after the BIN chunk's other bytes.
             auto size = fileSize(*file);
             if (!size) return Error{asset_.fileName + ": images[" + std::to_string(i) + "]: " + size.error().message};
-            const std::uint64_t offset = align4(binEnd_ ? binEnd_ : bin.size());
+            const std::uint64_t offset = align4(binEnd_ ? binEnd_ : bin.size);
             if (!member(doc_, "bufferViews")) doc_["bufferViews"] = Json::array();
             doc_["bufferViews"].push_back(Json{{"buffer", 0}, {"byteOffset", offset}, {"byteLength", *size}});
             embedded_.push_back({*file, offset, *size});
@@ -801,9 +824,23 @@ private:
             anyData = true;
         }
         if (!anyData) return Ok{};
-        buffers[0]["byteLength"] = binEnd_ ? binEnd_ : bin.size();
+        buffers[0]["byteLength"] = binEnd_ ? binEnd_ : bin.size;
         doc_["buffers"] = std::move(buffers);
         return Ok{};
+    }
+
+    // The output's JSON: the input's text spliced when the container stays, else printed whole
+    // (RewriteOptions::reprint says why).
+    std::string outputJson(bool glb) const {
+        const bool splice = !options_.reprint && glb == asset_.binary && !asset_.jsonText.empty();
+        if (splice) {
+            const std::string_view text(reinterpret_cast<const char*>(asset_.jsonText.data()), asset_.jsonText.size());
+            return gltf::spliceJson(text, /*keepTrailing=*/!glb, asset_.document, doc_);  // a GLB's: its padding
+        }
+        const int indent = glb ? -1 : options_.indent;
+        std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
+        if (indent >= 0) json += '\n';
+        return json;
     }
 
     Result<RewrittenAsset> frame() {
@@ -812,11 +849,11 @@ private:
             if (file) out_.reads.push_back(*file);
         }
         const bool glb = options_.container == Container::Glb;
-        std::vector<std::uint8_t> bin;  // the merged buffers of a .gltf input
+        Pieces bin;  // the merged buffers of a .gltf input
         bool hasBin = false, binIsBuffer0 = false;
         if (glb && !asset_.binary) {
             ROOTBAKE_TRY(mergeBuffers(bin));
-            hasBin = !bin.empty();
+            hasBin = bin.size > 0;
         } else {
             ROOTBAKE_TRY(frameBuffersAsTheyAre(glb));
             // buffers[0] as read (padding and all) when untouched, else byteLength bytes
@@ -834,25 +871,27 @@ private:
             }
         }
 
-        const int indent = glb ? -1 : options_.indent;
-        std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
+        std::string json = outputJson(glb);
         if (glb) {
             const std::uint64_t binSize = binIsBuffer0 ? (touched_[0] ? heldBytes(0) : sourceOf(0).size())
-                                                       : std::max<std::uint64_t>(bin.size(), binEnd_);
+                                                       : std::max<std::uint64_t>(bin.size, binEnd_);
             const std::uint64_t total = glbSize(json.size(), hasBin || binEnd_ ? binSize : 0);
             if (total > kMaxGlbBytes)
                 return Error{asset_.fileName + ": the GLB output would be " + std::to_string(total) +
                              " bytes, more than a GLB can hold (" + std::to_string(kMaxGlbBytes) +
                              ": its lengths are 32-bit); write a .gltf (--gltf)"};
             if (binIsBuffer0) {
-                out_.main = frameGlb(json, true, binSize, 0, [&](std::vector<std::uint8_t>& out) {
+                out_.main = frameGlb(json, true, binSize, 0, [&](Pieces& out) {
                     if (touched_[0]) return appendBuffer(0, out);
-                    out.insert(out.end(), sourceOf(0).begin(), sourceOf(0).end());
+                    out.input(sourceOf(0));
                 });
             } else {
-                const std::uint64_t streamed = binEnd_ ? binSize - bin.size() : 0;
-                out_.main = frameGlb(json, hasBin || binEnd_, binSize, streamed, [&](std::vector<std::uint8_t>& out) {
-                    out.insert(out.end(), bin.begin(), bin.end());
+                const std::uint64_t streamed = binEnd_ ? binSize - bin.size : 0;
+                out_.main = frameGlb(json, hasBin || binEnd_, binSize, streamed, [&](Pieces& out) {
+                    for (OutputPiece& p : bin.list) {
+                        if (p.bytes.empty()) out.input(p.input);
+                        else out.made(p.bytes.data(), p.bytes.size());
+                    }
                 });
                 // The embedded files' offsets in the GLB: after its header, JSON chunk and BIN header.
                 const std::uint64_t binStart = 12 + 8 + align4(json.size()) + 8;
@@ -861,15 +900,23 @@ private:
             }
             out_.mainSize = total;
         } else {
-            if (indent >= 0) json += '\n';
-            out_.main.assign(json.begin(), json.end());
-            out_.mainSize = out_.main.size();
+            out_.mainSize = json.size();
+            out_.main.push_back({std::vector<std::uint8_t>(json.begin(), json.end()), {}});
         }
         return std::move(out_);
     }
 };
 
 }  // namespace
+
+std::vector<std::uint8_t> joinPieces(const std::vector<OutputPiece>& pieces) {
+    std::vector<std::uint8_t> out;
+    for (const OutputPiece& p : pieces) {
+        const std::span<const std::uint8_t> bytes = p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes);
+        out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    return out;
+}
 
 std::string fileNameToUri(const std::string& name) {
     static const char* digits = "0123456789ABCDEF";

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,11 @@ struct RewriteOptions {
     bool keepSource = false;  // keep the source clips; append the in-place ones as "<name> (in place)"
     Container container = Container::Glb;
     std::string binName;  // file name of a new .bin beside a .gltf output ("walk.bin")
-    int indent = 2;       // JSON indentation of a .gltf output; -1: one line (a GLB's is always one line)
+    // The JSON is the input's text with only the edited values replaced and the new ones inserted
+    // (gltf::spliceJson), unless the container changes (.glb to .gltf or back) or reprint is set:
+    // then it is printed whole, indented by `indent` in a .gltf, on one line in a GLB.
+    bool reprint = false;
+    int indent = 2;  // JSON indentation of a printed .gltf output; -1: one line
 };
 
 // A file beside the output: new bytes, or a file the input reads, copied as it is.
@@ -63,10 +68,19 @@ struct StreamedFile {
     std::uint64_t size = 0;    // bytes, as the rewrite saw it; the writer fails if the file changed
 };
 
+// A piece of the output: bytes made by the rewrite, or (when bytes is empty) a range of the
+// input's buffers (Asset::buffers), written from there (a gather write): the Asset must outlive
+// the write, and the mesh bytes of a GLB are never copied in memory.
+struct OutputPiece {
+    std::vector<std::uint8_t> bytes;
+    std::span<const std::uint8_t> input;
+};
+
 struct RewrittenAsset {
-    // The .glb or .gltf: main's bytes, then each streamed file at its offset, zeros between them
-    // and up to mainSize (a GLB's image files are streamed, so memory does not follow their size).
-    std::vector<std::uint8_t> main;
+    // The .glb or .gltf: main's pieces in order, then each streamed file at its offset, zeros
+    // between them and up to mainSize (a GLB's image files are streamed, so memory does not follow
+    // their size).
+    std::vector<OutputPiece> main;
     std::vector<StreamedFile> streamed;
     std::uint64_t mainSize = 0;
     std::vector<SideFile> files;
@@ -85,6 +99,9 @@ struct RewrittenAsset {
 // bone's child whose inverse bind matrices cannot be read to append one.
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
                                     const RewriteOptions& options, const NewRootBone* rootBone = nullptr);
+
+// main's pieces in one vector (tests, the fuzzer; the CLI writes them where they are).
+std::vector<std::uint8_t> joinPieces(const std::vector<OutputPiece>& pieces);
 
 // A file name as a relative URI: RFC 3986 unreserved characters and '/' kept,
 // everything else percent-encoded ("my walk.bin" -> "my%20walk.bin").

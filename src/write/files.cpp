@@ -141,9 +141,27 @@ bool writeZeros(std::FILE* out, std::uint64_t at, std::uint64_t to, std::string&
     return true;
 }
 
-// The appended files after bytes: each exactly its size, else it changed since it was planned.
-bool writeAppended(std::FILE* out, const PlannedFile& file, std::string& message) {
-    std::uint64_t at = file.bytes.size();
+// bytes, then the gathered pieces; with `error` (an errno, for tests), stops after half of
+// them and fails with it. at: the bytes written.
+bool writeContent(std::FILE* out, const PlannedFile& file, int error, std::uint64_t& at, std::string& message) {
+    std::uint64_t total = file.bytes.size();
+    for (const auto& piece : file.gathered) total += piece.size();
+    const std::uint64_t limit = error ? total / 2 : total;
+    auto put = [&](std::span<const std::uint8_t> piece) {
+        const std::size_t n = std::size_t(std::min<std::uint64_t>(piece.size(), limit - at));
+        if (n > 0 && std::fwrite(piece.data(), 1, n, out) != n) return message = errnoText(errno), false;
+        at += n;
+        return true;
+    };
+    if (!put(file.bytes)) return false;
+    for (const auto& piece : file.gathered)
+        if (!put(piece)) return false;
+    if (error) return message = errnoText(error), false;
+    return true;
+}
+
+// The appended files after the content (at bytes): each exactly its size, else it changed since it was planned.
+bool writeAppended(std::FILE* out, const PlannedFile& file, std::uint64_t at, std::string& message) {
     for (const AppendedFile& a : file.appended) {
         if (!writeZeros(out, at, a.offset, message)) return false;
         std::FILE* in = std::fopen(a.from.c_str(), "rb");
@@ -169,10 +187,8 @@ TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteH
     r.created = true;
     if (file.copyFrom.empty()) {
         const int e = beforeStep(hook, WriteStage::WriteBytes, file.path);
-        const std::size_t n = e ? file.bytes.size() / 2 : file.bytes.size();
-        if (n > 0 && std::fwrite(file.bytes.data(), 1, n, out) != n) r.error = errnoText(errno);
-        else if (e) r.error = errnoText(e);
-        else if (!file.appended.empty()) writeAppended(out, file, r.error);
+        std::uint64_t at = 0;
+        if (writeContent(out, file, e, at, r.error) && !file.appended.empty()) writeAppended(out, file, at, r.error);
     } else if (std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb")) {
         const int e = beforeStep(hook, WriteStage::CopyFile, file.path);
         std::error_code ec;

@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,7 +55,10 @@ struct PlannedFile {
     std::filesystem::path path;       // destination
     std::vector<std::uint8_t> bytes;  // the content, when copyFrom is empty
     std::filesystem::path copyFrom;   // else: a copy of this file
-    // After bytes: each of these at its offset (in order), zeros between and up to size.
+    // After bytes: each of these in order, written from where they are (a gather write: a GLB's
+    // mesh bytes straight from the input's); the caller keeps them alive until writeFiles returns.
+    std::vector<std::span<const std::uint8_t>> gathered;
+    // After them: each of these at its offset (in order), zeros between and up to size.
     std::vector<AppendedFile> appended;
     std::uint64_t size = 0;  // with appended: the whole file's bytes
 };

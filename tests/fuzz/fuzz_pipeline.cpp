@@ -194,14 +194,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             return 0;
         }
         const std::string sidecar = baked->sidecar.dump(2);
-        require(!sidecar.empty() && !baked->asset.main.empty(), "empty output");
+        require(!sidecar.empty() && !joinPieces(baked->asset.main).empty(), "empty output");
         // What the writer writes, the reader takes: one clip per input animation.
         Result<Sidecar> read = parseSidecar(sidecar, "out.rootmotion.json");
         require(read.ok(), "the sidecar does not read back", read ? "" : read.error().message);
         require(read->clips.size() == asset.clips.size(), "sidecar clip count");
         // The rewritten asset loads again (a GLB needs no folder; a .gltf's new .bin is a side file).
         if (container == Container::Glb) {
-            Result<Asset> again = loadAssetFromMemory(baked->asset.main, "out.glb", {}, limits);
+            Result<Asset> again = loadAssetFromMemory(joinPieces(baked->asset.main), "out.glb", {}, limits);
             require(again.ok(), "the rewritten GLB does not load", again ? "" : again.error().message);
         } else {
             reloadGltf(*baked, asset, limits);
