@@ -120,7 +120,7 @@ void reloadGltf(const Baked& baked, const Asset& input, const LoadLimits& limits
         std::ofstream out(folder / name, std::ios::binary);
         out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     };
-    write("out.gltf", baked.asset.main);
+    write("out.gltf", joinPieces(baked.asset.main));
     for (const SideFile& f : baked.asset.files) {
         // From memory every external URI is refused, so the only side files are the writer's own.
         require(f.copyFrom.empty() && f.relativePath.has_filename() && !f.relativePath.has_parent_path(),
