@@ -20,73 +20,38 @@ namespace {
 using namespace rootbake;
 using namespace rootbake::cli;
 
-// Each analysis option sets its field only when given, so it overrides a config file.
-void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& a) {
-    const char* group = "Analysis (override rootbake.json)";
-    auto text = [&](const char* name, std::optional<std::string>& field, const char* help) {
-        cmd.add_option_function<std::string>(name, [&field](const std::string& v) { field = v; }, help)
-            ->group(group);
-    };
-    auto number = [&](const char* name, std::optional<double>& field, double low, double high, const char* help) {
-        cmd.add_option_function<double>(
-               name,
-               [&field, name, low, high](const double& v) {
-                   if (!(v >= low && v <= high))
-                       throw CLI::ValidationError(name, "must be between " + CLI::detail::to_string(low) + " and " +
-                                                            CLI::detail::to_string(high));
-                   field = v;
-               },
-               help)
-            ->type_name("F")
-            ->group(group);
-    };
-    text("--root", a.root, "Root node (name or nodes[N]); default: found");
-    text("--character-node", a.characterNode, "Ancestor of the root to measure in; default: scene space");
-    cmd.add_option_function<std::vector<std::string>>(
-           "--contacts", [&a](const std::vector<std::string>& v) { a.contacts = v; }, "Contact nodes A,B; default: found")
-        ->delimiter(',')
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--source",
-           [&a](const std::string& v) {
-               if (!parseSource(v, a)) throw CLI::ValidationError("--source", "expected auto, root, footContact or none");
-           },
-           "auto, root, footContact or none")
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--extract-rotation",
-           [&a](const std::string& v) {
-               int value = -1;
-               if (!parseExtractRotation(v, value))
-                   throw CLI::ValidationError("--extract-rotation", "expected auto, on or off");
-               a.extractRotation = value;
-           },
-           "auto, on or off")
-        ->group(group);
-    cmd.add_flag_function("--lateral", [&a](std::int64_t) { a.lateral = true; }, "Keep sideways root travel (strafes)")
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--up-axis",
-           [&a](const std::string& v) {
-               glm::dvec3 up;
-               if (!parseUpAxis(v, up)) throw CLI::ValidationError("--up-axis", "expected +X, -Y, +Z, ... or x,y,z");
-               a.upAxis = up;
-           },
-           "Up axis: +Y (default), +Z, ... or x,y,z")
-        ->group(group);
-    number("--min-travel", a.minTravel, 0, 1e6, "Minimum travel per cycle, fraction of height (0.1)");
-    number("--min-turn", a.minTurnDegrees, 0, 1e6, "Minimum turn per cycle, degrees (10)");
-    number("--snap-angle", a.snapAngleDegrees, 0, 90, "Snap the direction to an axis within, degrees");
-    number("--samples-per-second", a.samplesPerSecond, 1, 10000, "Analysis samples per second (60)");
-    cmd.add_option_function<std::string>(
-           "--contact-rule",
-           [&a](const std::string& v) {
-               ContactRule rule;
-               if (!parseContactRule(v, rule)) throw CLI::ValidationError("--contact-rule", "expected stance or babylon");
-               a.contactRule = rule;
-           },
-           "stance (default): limb ends and their stances; babylon: Babylon.js's lowest leaves")
-        ->group(group);
+// Each analysis option of the table, by its kind; it sets its field only when given, so it
+// overrides a config file.
+void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& args) {
+    for (const AnalysisOption& option : analysisOptions()) {
+        const AnalysisOption* o = &option;
+        auto orThrow = [o](const Status& set) {
+            if (!set) throw CLI::ValidationError(o->flag, set.error().message);
+        };
+        CLI::Option* added = nullptr;
+        switch (kindOf(option)) {
+        case OptionKind::Switch:
+            added = cmd.add_flag_function(o->flag, [o, &args](std::int64_t) { setSwitch(*o, true, args); }, o->help);
+            break;
+        case OptionKind::Number:
+            added = cmd.add_option_function<double>(
+                           o->flag, [o, &args, orThrow](const double& v) { orThrow(setNumber(*o, v, args)); }, o->help)
+                        ->type_name("F");
+            break;
+        case OptionKind::Nodes:
+            added = cmd.add_option_function<std::vector<std::string>>(
+                           o->flag, [o, &args](const std::vector<std::string>& v) { setNodes(*o, v, args); }, o->help)
+                        ->delimiter(',');
+            break;
+        case OptionKind::Node:
+        case OptionKind::Axis:
+        case OptionKind::Choice:
+            added = cmd.add_option_function<std::string>(
+                o->flag, [o, &args, orThrow](const std::string& v) { orThrow(setFromText(*o, v, args)); }, o->help);
+            break;
+        }
+        added->group("Analysis (override rootbake.json)");
+    }
 }
 
 // Inputs and the options of every command that reads assets.

@@ -805,14 +805,14 @@ std::string optionsText(const Options& o) {
     s += " \u00B7 " + setting(o.samplesPerSecond) + " samples/s";
     s += " \u00B7 minimum travel " + setting(o.minimumTravel) + " \u00D7 height";
     s += " \u00B7 minimum turn " + degrees(o.minimumTurn);
-    s += " \u00B7 direction snap " + (o.directionSnapAngle < 0 ? std::string("auto") : degrees(o.directionSnapAngle));
+    s += " \u00B7 direction snap " + (o.directionSnapAngle ? degrees(*o.directionSnapAngle) : std::string("auto"));
     s += std::string(" \u00B7 lateral ") + (o.extractLateralMotion ? "on" : "off");
-    s += std::string(" \u00B7 rotation ") + (o.extractRotation < 0 ? "auto" : o.extractRotation ? "on" : "off");
-    s += std::string(" \u00B7 source ") + (o.forceSource == Source::None ? "auto" : sourceName(o.forceSource));
-    s += " \u00B7 root " + (o.rootNode.empty() ? std::string("found") : o.rootNode);
-    if (!o.characterNode.empty()) s += " \u00B7 character node " + o.characterNode;
+    s += std::string(" \u00B7 rotation ") + kToggleNames[int(o.extractRotation)];
+    s += std::string(" \u00B7 source ") + kSourceChoiceNames[int(o.source)];
+    s += " \u00B7 root " + (o.rootNode.empty() ? std::string("found") : nodeRefLabel(o.rootNode));
+    if (!o.characterNode.empty()) s += " \u00B7 character node " + nodeRefLabel(o.characterNode);
     std::string contacts;
-    for (const std::string& c : o.contactNodes) contacts += (contacts.empty() ? "" : ", ") + c;
+    for (const NodeRef& c : o.contactNodes) contacts += (contacts.empty() ? "" : ", ") + nodeRefLabel(c);
     s += " \u00B7 contacts " + (contacts.empty() ? std::string("found") : contacts);
     return s;
 }
