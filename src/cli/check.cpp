@@ -7,6 +7,7 @@
 #include "gltf/read_file.h"
 #include "sidecar/read.h"
 #include "write/bake.h"
+#include "rootbake/num.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,12 +19,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string num(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", v);
-    return text;
-}
 
 std::string names(const std::vector<std::string>& list) {
     std::string out = "[";
@@ -42,7 +37,7 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
                    double tolerance, double floor, const char* unit, double shown = 1.0) {
     const double allowed = tolerance * std::max(std::abs(before), floor);
     if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
-    std::string line = clip + ": " + field + " " + num(before * shown) + " -> " + num(after * shown) + " " + unit;
+    std::string line = clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
     if (before != 0.0) {
         char change[32];
         std::snprintf(change, sizeof change, " (%+.1f%%)", 100.0 * (after - before) / std::abs(before));
@@ -168,7 +163,7 @@ int check(const CheckArgs& args) {
         const bool same = compared.lines.empty();
         if (same) {
             outcome.out = textLine(label + ": " + std::to_string(asset->clips.size()) + " clips as in " +
-                                   committed.string() + " (tolerance " + num(100 * args.tolerance) + "%)");
+                                   committed.string() + " (tolerance " + num(100 * args.tolerance, 3) + "%)");
         } else {
             outcome.code = kGateFailed;
             for (const std::string& line : compared.lines) outcome.err += messageLine("changed", label + ": " + line);

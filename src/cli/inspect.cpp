@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/run.h"
 #include "write/bake.h"
+#include "rootbake/num.h"
 
 #include <cstdio>
 #include <numbers>
@@ -79,10 +80,9 @@ int inspect(const InspectArgs& args) {
                     more += textLine("      planted " + nodeLabel(asset->rig, p.node) + ":" +
                                      (spans.empty() ? " never" : spans) + " s");
                 }
-                char seam[160];
-                std::snprintf(seam, sizeof seam, "      loop seam: %.4g units (%.3g of height), %.3g deg\n",
-                              baked->loop.position, baked->loop.positionFraction, baked->loop.rotationDegrees);
-                more += seam;
+                more += "      loop seam: " + num(baked->loop.position, 4) + " units (" +
+                        num(baked->loop.positionFraction, 3) + " of height), " + num(baked->loop.rotationDegrees, 3) +
+                        " deg\n";
             }
             details.push_back(std::move(more));
         }

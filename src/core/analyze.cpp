@@ -4,7 +4,6 @@
 #include "stages.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -12,12 +11,6 @@
 namespace rootbake {
 
 namespace core {
-
-std::string num(double value, int digits) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, digits).ptr;
-    return std::string(text, end);
-}
 
 Status checkFinite(const Rig& rig, const Frames& f) {
     constexpr double kMaxCoordinate = 1e12;  // scene units: positions beyond are refused (squares stay finite)
@@ -48,7 +41,6 @@ NodeChannels channelsOf(const Clip& clip, int node) {
 using core::Frames;
 using core::horizontal;
 using core::NodeChannels;
-using core::num;
 
 namespace {
 

@@ -1,12 +1,12 @@
 // glTF nodes and animations to the core's Rig and Clips.
 #include "gltf/internal.h"
+#include "rootbake/num.h"
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
 #include <cmath>
-#include <cstdio>
 
 namespace rootbake::gltf {
 
@@ -19,11 +19,6 @@ std::string node(std::uint64_t v) {
     return "nodes[" + n(v) + "]";
 }
 
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", v);
-    return text;
-}
 
 }  // namespace
 
@@ -116,7 +111,7 @@ Status readNode(const Json& j, const Where& at, std::size_t meshes, std::size_t 
     // Small drift (text with few digits) is normalized away.
     const double length = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
     if (std::abs(length - 1.0) > 1e-2)
-        return fail(Where(at, "rotation"), "length " + number(length) + " (a unit quaternion expected)");
+        return fail(Where(at, "rotation"), "length " + num(length, 9) + " (a unit quaternion expected)");
     rest.translation = glm::dvec3(t[0], t[1], t[2]);
     rest.rotation = glm::dquat(r[3] / length, r[0] / length, r[1] / length, r[2] / length);
     rest.scale = glm::dvec3(s[0], s[1], s[2]);
@@ -276,18 +271,18 @@ struct KeyData {
         bool repeated = false;  // one warning per accessor
         for (std::size_t k = 0; k < t.size(); ++k) {
             if (!std::isfinite(t[k])) return fail(at, key(k) + "time is not finite");
-            if (t[k] < 0.0f) return fail(at, key(k) + "time " + number(t[k]) + " is negative");
+            if (t[k] < 0.0f) return fail(at, key(k) + "time " + num(t[k], 9) + " is negative");
             if (k > 0 && t[k] == t[k - 1]) {
                 // three.js's LittlestTokyo has these; viewers play them as a step.
-                if (!repeated) warnings.push_back(at.str() + ": " + key(k) + "time " + number(t[k]) +
+                if (!repeated) warnings.push_back(at.str() + ": " + key(k) + "time " + num(t[k], 9) +
                                                   " repeats the previous key's: played as a step to the later key");
                 repeated = true;
             } else if (k > 0 && !(t[k] > t[k - 1])) {
                 const AccessorLayout& a = layout.accessors[accessor];
                 const char* zeros =
                     a.view < 0 && a.sparseCount == 0 ? ", and the accessor has no bufferView: all zeros" : "";
-                return fail(at, key(k) + "time " + number(t[k]) + " is not after the previous key's " +
-                                    number(t[k - 1]) + " (times must not decrease" + zeros + ")");
+                return fail(at, key(k) + "time " + num(t[k], 9) + " is not after the previous key's " +
+                                    num(t[k - 1], 9) + " (times must not decrease" + zeros + ")");
             }
         }
         first[accessor] = t.front();

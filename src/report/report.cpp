@@ -3,6 +3,7 @@
 // picture keeps its colours; colours are the Okabe-Ito palette, and every
 // series also differs in dash or mark shape, for colour blindness and print.
 #include "report/report.h"
+#include "rootbake/num.h"
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -66,10 +67,7 @@ std::string vectorText(const glm::dvec3& v, int decimals) {
 }
 
 // A setting as the user gave it (0.1, 60), not a measured figure: 6 significant digits, no trailing zeros.
-std::string setting(double v) {
-    char text[32];
-    return std::string(text, std::to_chars(text, text + sizeof text, v, std::chars_format::general, 6).ptr);
-}
+std::string setting(double v) { return num(v, 6); }
 
 // "+Y" for a coordinate axis, else the vector.
 std::string axisName(const glm::dvec3& v) {
