@@ -78,23 +78,22 @@ std::string printed(double value) {
     return text.str();
 }
 
-// The n-th (0-based) backticked word of a table row's column `column`.
+// The first backticked word of a table row's column `column` (0-based).
 std::string cell(const std::string& row, int column) {
-    std::vector<std::string> cells;
-    std::string current;
-    for (size_t i = 1; i < row.size(); ++i) {
-        if (row[i] == '|' && row[i - 1] != '\\') {
-            cells.push_back(current);
-            current.clear();
-        } else {
-            current += row[i];
-        }
-    }
-    if (column >= int(cells.size())) return "";
-    const std::string& c = cells[column];
+    const std::string c = columnText(row, column);
     const size_t open = c.find('`');
     const size_t close = c.find('`', open + 1);
     return open == std::string::npos || close == std::string::npos ? "" : c.substr(open + 1, close - open - 1);
+}
+
+// A fresh folder in the temp folder holding the biped as biped.glb.
+std::filesystem::path folderWithBiped(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
+    std::ofstream(dir / "biped.glb", std::ios::binary).write(reinterpret_cast<const char*>(glb.data()), glb.size());
+    return dir;
 }
 
 const char* const kCommands[] = {"bake", "inspect", "check", "info", "report", "verify"};
@@ -131,11 +130,7 @@ TEST_CASE("readme: every option of the README's tables is one a command takes, a
 }
 
 TEST_CASE("readme: every config key of the analysis table is one rootbake.json knows") {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rootbake-readme-keys";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-    std::ofstream(dir / "biped.glb", std::ios::binary).write(reinterpret_cast<const char*>(glb.data()), glb.size());
+    const std::filesystem::path dir = folderWithBiped("rootbake-readme-keys");
     int keys = 0;
     for (const std::string& row : tableRows(readme(), "Analysis options")) {
         const std::string key = cell(row, 1);
@@ -207,11 +202,7 @@ TEST_CASE("readme: the analysis options table is the program's options table, ro
 
 TEST_CASE("readme: a number out of its option's range is refused alike on the command line and in rootbake.json") {
     using namespace rootbake::cli;
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rootbake-readme-ranges";
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-    std::ofstream(dir / "biped.glb", std::ios::binary).write(reinterpret_cast<const char*>(glb.data()), glb.size());
+    const std::filesystem::path dir = folderWithBiped("rootbake-readme-ranges");
     int numbers = 0;
     for (const AnalysisOption& option : analysisOptions()) {
         if (kindOf(option) != OptionKind::Number) continue;

@@ -59,8 +59,8 @@ struct AnalysisArgs {
 
 bool isGiven(const AnalysisArgs& args, const AnalysisOption& option);
 
-// Setting one option from a value as written. An error says what was expected
-// ("must be between 0 and 90"), without the option's name.
+// Setting one option (a row of analysisOptions(), by reference) from a value as written.
+// An error says what was expected ("must be between 0 and 90"), without the option's name.
 Status setFromText(const AnalysisOption& option, const std::string& text, AnalysisArgs& args);  // Node, Axis, Choice
 Status setNumber(const AnalysisOption& option, double value, AnalysisArgs& args);
 Status setAxis(const AnalysisOption& option, const glm::dvec3& up, AnalysisArgs& args);  // not a zero vector
