@@ -39,9 +39,8 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
     if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
     std::string line = clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
     if (before != 0.0) {
-        char change[32];
-        std::snprintf(change, sizeof change, " (%+.1f%%)", 100.0 * (after - before) / std::abs(before));
-        line += change;
+        const double change = 100.0 * (after - before) / std::abs(before);  // %
+        line += std::string(" (") + (std::signbit(change) ? "" : "+") + fixedPoint(change, 1) + "%)";
     }
     out.lines.push_back(line);
     out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});

@@ -11,6 +11,7 @@
 #include "write/rootbone.h"
 #include "verify/verify.h"
 #include "write/sha256.h"
+#include "rootbake/num.h"
 
 #include <nlohmann/json.hpp>
 
@@ -53,11 +54,7 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
     return n;
 }
 
-std::string compactPercent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
-    return text;
-}
+std::string compactPercent(double fraction) { return fixedPoint(100.0 * fraction, 1) + "%"; }
 
 Json number(double v) {
     return std::isfinite(v) ? Json(v) : Json(nullptr);
@@ -248,9 +245,7 @@ Json reportJson(const VerifyArgs& args, const verify::Settings& settings, const 
 
 // m/s, or % of the clip's speed, of one measurement; "-" when there is none.
 std::string metresCell(const verify::SkateStats& st, bool measured, double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", value);
-    return measured && st.samples > 0 && std::isfinite(value) ? std::string(text) : std::string("-");
+    return measured && st.samples > 0 && std::isfinite(value) ? fixedPoint(value, 4) : std::string("-");
 }
 
 std::string shareCell(const verify::SkateStats& st, bool measured, double fraction) {
@@ -260,11 +255,7 @@ std::string shareCell(const verify::SkateStats& st, bool measured, double fracti
 // The header, one row per clip, and what is not "ok" said under the table.
 std::string reportText(const VerifyArgs& args, const verify::Settings& settings, const std::vector<ClipReport>& reports,
                        bool failed) {
-    auto rounded = [](double value) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.0f", value);
-        return std::string(text);
-    };
+    auto rounded = [](double value) { return fixedPoint(value, 0); };
     const std::string header =
         printable(args.baked) + ": " + std::to_string(settings.loops) + " loops at " +
         rounded(settings.framesPerSecond) + " fps. skate: the mean horizontal speed of planted contacts (within " +
@@ -282,8 +273,7 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
         gated += r.gated;
         std::string name = printable(r.clip->name);
         if (name.size() > kNameColumn) name = name.substr(0, kNameColumn - 3) + "...";
-        char speed[32];
-        std::snprintf(speed, sizeof speed, "%.4f", r.skate.averageSpeed);
+        const std::string speed = fixedPoint(r.skate.averageSpeed, 4);
         const bool ok = r.gated && r.passed;
         const verify::ClipSkate& k = r.skate;
         const bool hasSource = r.measured && k.measuredSource;
@@ -295,10 +285,10 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
                         ok ? "ok" : r.gated ? "SKATES" : "not gated"});
         if (!ok) notes += textLine("  " + r.clip->name + ": " + r.note);
     }
-    char summary[160];
-    std::snprintf(summary, sizeof summary, "%s: %d of %zu clips gated, %s %.1f%% of their speed\n",
-                  failed ? "FAILED" : "ok", gated, reports.size(), failed ? "not all under" : "all under",
-                  100 * args.maxSkate);
+    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) + " of " +
+                                std::to_string(reports.size()) + " clips gated, " +
+                                (failed ? "not all under " : "all under ") + compactPercent(args.maxSkate) +
+                                " of their speed\n";
     return header + tableText(rows, "  ") + notes + summary;
 }
 

@@ -931,9 +931,7 @@ void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
 std::string formatFixed(double value, int decimals) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char text[352];  // the longest double in fixed notation, with its decimals
-    char* end = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, decimals).ptr;
-    std::string out(text, end);
+    std::string out = fixedPoint(value, decimals);
     // A negative value that rounds to zero prints as zero.
     if (out[0] == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
     return out;
