@@ -20,73 +20,38 @@ namespace {
 using namespace rootbake;
 using namespace rootbake::cli;
 
-// Each analysis option sets its field only when given, so it overrides a config file.
-void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& a) {
-    const char* group = "Analysis (override rootbake.json)";
-    auto text = [&](const char* name, std::optional<std::string>& field, const char* help) {
-        cmd.add_option_function<std::string>(name, [&field](const std::string& v) { field = v; }, help)
-            ->group(group);
-    };
-    auto number = [&](const char* name, std::optional<double>& field, double low, double high, const char* help) {
-        cmd.add_option_function<double>(
-               name,
-               [&field, name, low, high](const double& v) {
-                   if (!(v >= low && v <= high))
-                       throw CLI::ValidationError(name, "must be between " + CLI::detail::to_string(low) + " and " +
-                                                            CLI::detail::to_string(high));
-                   field = v;
-               },
-               help)
-            ->type_name("F")
-            ->group(group);
-    };
-    text("--root", a.root, "Root node (name or nodes[N]); default: found");
-    text("--character-node", a.characterNode, "Ancestor of the root to measure in; default: scene space");
-    cmd.add_option_function<std::vector<std::string>>(
-           "--contacts", [&a](const std::vector<std::string>& v) { a.contacts = v; }, "Contact nodes A,B; default: found")
-        ->delimiter(',')
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--source",
-           [&a](const std::string& v) {
-               if (!parseSource(v, a)) throw CLI::ValidationError("--source", "expected auto, root, footContact or none");
-           },
-           "auto, root, footContact or none")
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--extract-rotation",
-           [&a](const std::string& v) {
-               int value = -1;
-               if (!parseExtractRotation(v, value))
-                   throw CLI::ValidationError("--extract-rotation", "expected auto, on or off");
-               a.extractRotation = value;
-           },
-           "auto, on or off")
-        ->group(group);
-    cmd.add_flag_function("--lateral", [&a](std::int64_t) { a.lateral = true; }, "Keep sideways root travel (strafes)")
-        ->group(group);
-    cmd.add_option_function<std::string>(
-           "--up-axis",
-           [&a](const std::string& v) {
-               glm::dvec3 up;
-               if (!parseUpAxis(v, up)) throw CLI::ValidationError("--up-axis", "expected +X, -Y, +Z, ... or x,y,z");
-               a.upAxis = up;
-           },
-           "Up axis: +Y (default), +Z, ... or x,y,z")
-        ->group(group);
-    number("--min-travel", a.minTravel, 0, 1e6, "Minimum travel per cycle, fraction of height (0.1)");
-    number("--min-turn", a.minTurnDegrees, 0, 1e6, "Minimum turn per cycle, degrees (10)");
-    number("--snap-angle", a.snapAngleDegrees, 0, 90, "Snap the direction to an axis within, degrees");
-    number("--samples-per-second", a.samplesPerSecond, 1, 10000, "Analysis samples per second (60)");
-    cmd.add_option_function<std::string>(
-           "--contact-rule",
-           [&a](const std::string& v) {
-               ContactRule rule;
-               if (!parseContactRule(v, rule)) throw CLI::ValidationError("--contact-rule", "expected stance or babylon");
-               a.contactRule = rule;
-           },
-           "stance (default): limb ends and their stances; babylon: Babylon.js's lowest leaves")
-        ->group(group);
+// Each analysis option of the table, by its kind; it sets its field only when given, so it
+// overrides a config file.
+void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& args) {
+    for (const AnalysisOption& option : analysisOptions()) {
+        const AnalysisOption* o = &option;
+        auto orThrow = [o](const Status& set) {
+            if (!set) throw CLI::ValidationError(o->flag, set.error().message);
+        };
+        CLI::Option* added = nullptr;
+        switch (kindOf(option)) {
+        case OptionKind::Switch:
+            added = cmd.add_flag_function(o->flag, [o, &args](std::int64_t) { setSwitch(*o, true, args); }, o->help);
+            break;
+        case OptionKind::Number:
+            added = cmd.add_option_function<double>(
+                           o->flag, [o, &args, orThrow](const double& v) { orThrow(setNumber(*o, v, args)); }, o->help)
+                        ->type_name("F");
+            break;
+        case OptionKind::Nodes:
+            added = cmd.add_option_function<std::vector<std::string>>(
+                           o->flag, [o, &args](const std::vector<std::string>& v) { setNodes(*o, v, args); }, o->help)
+                        ->delimiter(',');
+            break;
+        case OptionKind::Node:
+        case OptionKind::Axis:
+        case OptionKind::Choice:
+            added = cmd.add_option_function<std::string>(
+                o->flag, [o, &args, orThrow](const std::string& v) { orThrow(setFromText(*o, v, args)); }, o->help);
+            break;
+        }
+        added->group("Analysis (override rootbake.json)");
+    }
 }
 
 // Inputs and the options of every command that reads assets.
@@ -134,6 +99,96 @@ std::string unknownWord(const CLI::App& app, int argc, char** argv) {
     return "";
 }
 
+// Every command's arguments, filled by CLI11.
+struct CommandLine {
+    BakeArgs bake;
+    InspectArgs inspect;
+    CheckArgs check;
+    InfoArgs info;
+    ReportArgs report;
+    VerifyArgs verify;
+    CLI::Option* rootBone = nullptr;  // bake --root-bone, which may come without its name
+};
+
+void addBake(CLI::App& app, CommandLine& c) {
+    CLI::App* cmd = app.add_subcommand("bake", "Write the in-place assets and their root-motion sidecars");
+    BakeArgs& a = c.bake;
+    addCommonOptions(*cmd, a.common, true, true);
+    cmd->add_option("-o,--output", a.output, "Output .glb/.gltf of one input (sidecar: <stem>.rootmotion.json)");
+    cmd->add_option("--out-dir", a.outDir, "Output folder; outputs keep the inputs' layout below it");
+    cmd->add_flag("--force", a.force, "Overwrite existing outputs");
+    cmd->add_flag("--keep-source", a.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
+    cmd->add_flag("--glb", a.glb, "Write GLBs (default: the input's container)");
+    cmd->add_flag("--gltf", a.gltf, "Write .gltf files with a .bin beside each");
+    cmd->add_option("--depfile", a.depfile, "Write a Make-style list of the files each output was made from");
+    cmd->add_option("--report", a.report, "Also write the HTML report of the input's clips");
+    cmd->add_flag("--verify", a.verify, "Then run verify on what was written (exit 4 if it skates)");
+    c.rootBone = cmd->add_option("--root-bone", a.rootBone,
+                                 "Insert a root bone (default name: root) over the root, carrying the motion")
+                     ->expected(0, 1);
+    cmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
+}
+
+void addInspectCheckInfo(CLI::App& app, CommandLine& c) {
+    CLI::App* inspect = app.add_subcommand("inspect", "Analyse every clip and print what was found; writes nothing");
+    addCommonOptions(*inspect, c.inspect.common, true, true);
+    inspect->footer("Example:\n  rootbake inspect walk.glb --root Hips -v");
+
+    CLI::App* check = app.add_subcommand("check", "Re-analyse and compare with committed sidecars (exit 4 on a change)");
+    addCommonOptions(*check, c.check.common, true, true);
+    check->add_option("--against", c.check.against, "A sidecar, or the folder bake --out-dir wrote")->required();
+    check->add_option("--tolerance", c.check.tolerance, "Relative change of stride, turn, speed allowed (0.01)");
+    check->footer("Example:\n  rootbake check assets/ -r --against baked/ --tolerance 0.02");
+
+    CLI::App* info = app.add_subcommand("info", "List the nodes, skins and clips of glTF assets");
+    addCommonOptions(*info, c.info.common, false, false);
+    info->footer("Example:\n  rootbake info walk.glb --json");
+}
+
+void addReportVerify(CLI::App& app, CommandLine& c) {
+    CLI::App* report = app.add_subcommand("report", "Write one self-contained HTML report of every clip's analysis");
+    addCommonOptions(*report, c.report.common, true, false);
+    report->add_option("-o,--output", c.report.output, "The .html file to write")->required();
+    report->add_flag("--force", c.report.force, "Overwrite an existing report");
+    report->footer("Example:\n  rootbake report walk.glb run.glb -o report.html");
+
+    VerifyArgs& v = c.verify;
+    CLI::App* verify = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
+    verify->add_option("baked", v.baked, "The in-place .glb/.gltf that bake wrote")->required();
+    verify->add_option("--sidecar", v.sidecar, "Its sidecar; default: <stem>.rootmotion.json beside it");
+    verify->add_option("--source", v.source, "The original asset: adds the source clips' skate");
+    verify->add_option("--max-skate", v.maxSkate, "Mean planted-contact speed allowed, fraction of the clip's speed (0.05)");
+    verify->add_option("--loops", v.loops, "Loops replayed per clip (3)");
+    verify->add_flag("--json", v.json, "Print one JSON document");
+    verify->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");
+}
+
+// A parse error as one line, as every other error; CLI11's own codes (100+) mapped onto ours.
+int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+    std::string command;
+    for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
+    if (command.empty() && argc > 1 && argv[1][0] != '-') command = std::string(argv[1]) + " ";
+    const std::string unknown = unknownWord(app, argc, argv);
+    if (unknown.rfind("unknown command", 0) == 0) command.clear();
+    printError((unknown.empty() ? std::string(e.what()) : unknown) + " (rootbake " + command + "--help lists the " +
+               (command.empty() ? "commands" : "options") + ")");
+    return kUsage;
+}
+
+int runCommand(const CLI::App& app, CommandLine& c) {
+    const std::string command = app.get_subcommands().front()->get_name();
+    if (command == "bake") {
+        if (c.rootBone->count() > 0 && c.bake.rootBone.empty()) c.bake.rootBone = "root";
+        return bake(c.bake);
+    }
+    if (command == "inspect") return inspect(c.inspect);
+    if (command == "check") return check(c.check);
+    if (command == "info") return info(c.info);
+    if (command == "report") return report(c.report);
+    if (command == "verify") return verify(c.verify);
+    return kUsage;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,83 +207,16 @@ int main(int argc, char** argv) {
         "  rootbake check assets/ -r --against out/   # CI: fail when a stride, turn or speed moved\n"
         "Run rootbake COMMAND --help for a command's options.\n"
         "Exit codes: 0 ok, 1 usage, 2 bad input, 3 cannot write, 4 a gate or check failed");
-
-    BakeArgs bakeArgs;
-    CLI::App* bakeCmd = app.add_subcommand("bake", "Write the in-place assets and their root-motion sidecars");
-    addCommonOptions(*bakeCmd, bakeArgs.common, true, true);
-    bakeCmd->add_option("-o,--output", bakeArgs.output, "Output .glb/.gltf of one input (sidecar: <stem>.rootmotion.json)");
-    bakeCmd->add_option("--out-dir", bakeArgs.outDir, "Output folder; outputs keep the inputs' layout below it");
-    bakeCmd->add_flag("--force", bakeArgs.force, "Overwrite existing outputs");
-    bakeCmd->add_flag("--keep-source", bakeArgs.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
-    bakeCmd->add_flag("--glb", bakeArgs.glb, "Write GLBs (default: the input's container)");
-    bakeCmd->add_flag("--gltf", bakeArgs.gltf, "Write .gltf files with a .bin beside each");
-    bakeCmd->add_option("--depfile", bakeArgs.depfile, "Write a Make-style list of the files each output was made from");
-    bakeCmd->add_option("--report", bakeArgs.report, "Also write the HTML report of the input's clips");
-    bakeCmd->add_flag("--verify", bakeArgs.verify, "Then run verify on what was written (exit 4 if it skates)");
-    CLI::Option* rootBone = bakeCmd->add_option("--root-bone", bakeArgs.rootBone,
-                                                "Insert a root bone (default name: root) over the root, carrying the motion")
-                                ->expected(0, 1);
-    bakeCmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
-
-    InspectArgs inspectArgs;
-    CLI::App* inspectCmd = app.add_subcommand("inspect", "Analyse every clip and print what was found; writes nothing");
-    addCommonOptions(*inspectCmd, inspectArgs.common, true, true);
-    inspectCmd->footer("Example:\n  rootbake inspect walk.glb --root Hips -v");
-
-    CheckArgs checkArgs;
-    CLI::App* checkCmd = app.add_subcommand("check", "Re-analyse and compare with committed sidecars (exit 4 on a change)");
-    addCommonOptions(*checkCmd, checkArgs.common, true, true);
-    checkCmd->add_option("--against", checkArgs.against, "A sidecar, or the folder bake --out-dir wrote")->required();
-    checkCmd->add_option("--tolerance", checkArgs.tolerance, "Relative change of stride, turn, speed allowed (0.01)");
-    checkCmd->footer("Example:\n  rootbake check assets/ -r --against baked/ --tolerance 0.02");
-
-    InfoArgs infoArgs;
-    CLI::App* infoCmd = app.add_subcommand("info", "List the nodes, skins and clips of glTF assets");
-    addCommonOptions(*infoCmd, infoArgs.common, false, false);
-    infoCmd->footer("Example:\n  rootbake info walk.glb --json");
-
-    ReportArgs reportArgs;
-    CLI::App* reportCmd = app.add_subcommand("report", "Write one self-contained HTML report of every clip's analysis");
-    addCommonOptions(*reportCmd, reportArgs.common, true, false);
-    reportCmd->add_option("-o,--output", reportArgs.output, "The .html file to write")->required();
-    reportCmd->add_flag("--force", reportArgs.force, "Overwrite an existing report");
-    reportCmd->footer("Example:\n  rootbake report walk.glb run.glb -o report.html");
-
-    VerifyArgs verifyArgs;
-    CLI::App* verifyCmd = app.add_subcommand("verify", "Replay baked clips with their sidecar's motion; measure foot skate");
-    verifyCmd->add_option("baked", verifyArgs.baked, "The in-place .glb/.gltf that bake wrote")->required();
-    verifyCmd->add_option("--sidecar", verifyArgs.sidecar, "Its sidecar; default: <stem>.rootmotion.json beside it");
-    verifyCmd->add_option("--source", verifyArgs.source, "The original asset: adds the source clips' skate");
-    verifyCmd->add_option("--max-skate", verifyArgs.maxSkate,
-                          "Mean planted-contact speed allowed, fraction of the clip's speed (0.05)");
-    verifyCmd->add_option("--loops", verifyArgs.loops, "Loops replayed per clip (3)");
-    verifyCmd->add_flag("--json", verifyArgs.json, "Print one JSON document");
-    verifyCmd->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");
-
+    CommandLine commandLine;
+    addBake(app, commandLine);
+    addInspectCheckInfo(app, commandLine);
+    addReportVerify(app, commandLine);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) {
         return app.exit(e);  // --help, --version
     } catch (const CLI::ParseError& e) {
-        // One line, as every other error; CLI11's own codes (100+) mapped onto ours.
-        std::string command;
-        for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
-        if (command.empty() && argc > 1 && argv[1][0] != '-') command = std::string(argv[1]) + " ";
-        const std::string unknown = unknownWord(app, argc, argv);
-        if (unknown.rfind("unknown command", 0) == 0) command.clear();
-        printError((unknown.empty() ? std::string(e.what()) : unknown) + " (rootbake " + command +
-                   "--help lists the " + (command.empty() ? "commands" : "options") + ")");
-        return kUsage;
+        return usageError(app, e, argc, argv);
     }
-
-    if (bakeCmd->parsed()) {
-        if (rootBone->count() > 0 && bakeArgs.rootBone.empty()) bakeArgs.rootBone = "root";
-        return bake(bakeArgs);
-    }
-    if (inspectCmd->parsed()) return inspect(inspectArgs);
-    if (checkCmd->parsed()) return check(checkArgs);
-    if (infoCmd->parsed()) return info(infoArgs);
-    if (reportCmd->parsed()) return report(reportArgs);
-    if (verifyCmd->parsed()) return verify(verifyArgs);
-    return kUsage;
+    return runCommand(app, commandLine);
 }

@@ -98,10 +98,10 @@ TEST_CASE("analyze: a strafe travels sideways without --lateral, since the direc
 
 TEST_CASE("analyze: extractRotation forces the turn on or off") {
     Options off;
-    off.extractRotation = 0;
+    off.extractRotation = Toggle::Off;
     CHECK_FALSE(analyze("turn_walk", off).extractsRotation);
     Options on;
-    on.extractRotation = 1;
+    on.extractRotation = Toggle::On;
     const ClipAnalysis idle = analyze("idle", on);
     CHECK(idle.extractsRotation);
     CHECK(std::abs(idle.turn) < 0.05 * kDegree);
@@ -109,21 +109,21 @@ TEST_CASE("analyze: extractRotation forces the turn on or off") {
 
 TEST_CASE("analyze: forcing footContact on a root clip, and root on an in-place one") {
     Options foot;
-    foot.forceSource = Source::FootContact;
+    foot.source = SourceChoice::FootContact;
     const ClipAnalysis a = analyze("walk", foot);
     CHECK(a.source == Source::FootContact);
     CHECK(std::abs(a.strideLength) < 0.05);  // the feet of a travelling walk stand still in scene space
 
     Options root;
-    root.forceSource = Source::Root;
+    root.source = SourceChoice::Root;
     const ClipAnalysis b = analyze("walk_inplace", root);
     CHECK(b.source == Source::Root);
     CHECK(std::abs(b.strideLength) < 1e-6);
 }
 
-TEST_CASE("analyze: forceNoMotion keeps a travelling, turning clip as it is: source none, no track motion") {
+TEST_CASE("analyze: source none keeps a travelling, turning clip as it is: source none, no track motion") {
     Options none;
-    none.forceNoMotion = true;
+    none.source = SourceChoice::None;
     for (const char* name : {"walk", "turn_walk", "walk_inplace"}) {
         CAPTURE(name);
         const ClipAnalysis a = analyze(name, none);
@@ -139,27 +139,27 @@ TEST_CASE("analyze: forceNoMotion keeps a travelling, turning clip as it is: sou
 TEST_CASE("analyze: options that do not fit the clip are errors naming the node") {
     const Clip& walk = clipNamed(biped(), "walk");
     Options missing;
-    missing.rootNode = "Tail";
+    missing.rootNode = parseNodeRef("Tail");
     auto a = analyzeClip(biped().rig, walk, missing);
     REQUIRE_FALSE(a.ok());
     CHECK(a.error().message.find("\"Tail\"") != std::string::npos);
 
     Options animated;
-    animated.characterNode = "Hips";
-    animated.rootNode = "Spine";
+    animated.characterNode = parseNodeRef("Hips");
+    animated.rootNode = parseNodeRef("Spine");
     auto b = analyzeClip(biped().rig, walk, animated);
     REQUIRE_FALSE(b.ok());
     CHECK(b.error().message.find("animated") != std::string::npos);
 
     Options notAncestor;
-    notAncestor.characterNode = "LeftToe";
+    notAncestor.characterNode = parseNodeRef("LeftToe");
     auto c = analyzeClip(biped().rig, walk, notAncestor);
     REQUIRE_FALSE(c.ok());
     CHECK(c.error().message.find("not an ancestor") != std::string::npos);
 
     Options forced;
-    forced.forceSource = Source::Root;
-    forced.rootNode = "Chest";  // rotation keys only
+    forced.source = SourceChoice::Root;
+    forced.rootNode = parseNodeRef("Chest");  // rotation keys only
     auto d = analyzeClip(biped().rig, walk, forced);
     REQUIRE_FALSE(d.ok());
     CHECK(d.error().message.find("no position animation") != std::string::npos);
@@ -171,7 +171,7 @@ TEST_CASE("analyze: options that do not fit the clip are errors naming the node"
 
 TEST_CASE("analyze: the character node's space gives the same travel under an unanimated ancestor") {
     Options options;
-    options.characterNode = "Armature";
+    options.characterNode = parseNodeRef("Armature");
     const ClipAnalysis a = analyze("walk", options);
     CHECK(a.character >= 0);
     CHECK(a.strideLength == doctest::Approx(1.2).epsilon(0.005));
@@ -190,9 +190,26 @@ TEST_CASE("analyze: a clip that animates no node transform has source none and s
 
 TEST_CASE("analyze: findNode takes names and nodes[N]") {
     const Rig& rig = biped().rig;
-    const int hips = findNode(rig, "Hips");
+    const int hips = findNode(rig, parseNodeRef("Hips"));
     REQUIRE(hips >= 0);
-    CHECK(findNode(rig, "nodes[" + std::to_string(rig.gltfIndex[hips]) + "]") == hips);
-    CHECK(findNode(rig, "nodes[9999]") == -1);
-    CHECK(findNode(rig, "nodes[1") == -1);
+    CHECK(rig.name[hips] == "Hips");
+    const std::string byIndex = "nodes[" + std::to_string(rig.gltfIndex[hips]) + "]";
+    CHECK(findNode(rig, parseNodeRef(byIndex)) == hips);
+    CHECK(findNode(rig, nodeRefByIndex(rig.gltfIndex[hips])) == hips);
+    CHECK(nodeRefLabel(nodeRefByIndex(rig.gltfIndex[hips])) == byIndex);
+    CHECK(nodeRefLabel(parseNodeRef("nodes[01]")) == "nodes[01]");  // as given, for messages
+    CHECK(findNode(rig, parseNodeRef("nodes[9999]")) == -1);
+    CHECK(findNode(rig, parseNodeRef("nodes[1")) == -1);
+    CHECK(findNode(rig, parseNodeRef("nodes[-1]")) == -1);
+    CHECK(findNode(rig, NodeRef{}) == -1);
+}
+
+TEST_CASE("analyze: a node named like nodes[N] is found by its name before node N") {
+    Rig rig = biped().rig;
+    const int chest = findNode(rig, parseNodeRef("Chest"));
+    REQUIRE(chest >= 0);
+    rig.name[chest] = "nodes[1]";
+    CHECK(findNode(rig, parseNodeRef("nodes[1]")) == chest);
+    CHECK(findNode(rig, nodeRefByIndex(1)) == rig.rigIndexOfGltf[1]);  // by index only: node 1
+    CHECK(rig.rigIndexOfGltf[1] != chest);
 }

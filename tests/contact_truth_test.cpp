@@ -39,8 +39,8 @@ Truth inPlaceTruth(const Asset& asset, const Clip& clip, double samplesPerSecond
     REQUIRE(travelling->source == Source::Root);
     const Clip inPlace = applyInPlace(clip, removeMotion(asset.rig, clip, *travelling));
     Options deduced = options;
-    deduced.forceSource = Source::FootContact;
-    deduced.rootNode = "nodes[" + std::to_string(asset.rig.gltfIndex[travelling->root]) + "]";
+    deduced.source = SourceChoice::FootContact;
+    deduced.rootNode = nodeRefByIndex(asset.rig.gltfIndex[travelling->root]);
     return {clip.name, travelling->strideLength, deduce(asset.rig, inPlace, deduced, ContactRule::Babylon),
             deduce(asset.rig, inPlace, deduced, ContactRule::Stance)};
 }

@@ -176,7 +176,7 @@ TEST_CASE("contacts: on every corpus rig the contacts are limb ends that carry t
         std::set<std::string> found;
         for (const Clip& clip : asset->clips) {
             Options options;
-            options.forceSource = Source::FootContact;  // every clip's contacts, whatever its source
+            options.source = SourceChoice::FootContact;  // every clip's contacts, whatever its source
             auto a = analyzeClip(asset->rig, clip, options);
             if (!a) continue;  // a clip with no root or no contacts at all cannot be forced
             for (int n : a->contacts) found.insert(nodeLabel(asset->rig, n));

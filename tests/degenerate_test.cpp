@@ -239,7 +239,7 @@ TEST_CASE("degenerate: a zero scale above the root collapses the travel: source 
 
     // The zero-scale node as the character space: inverted as if its scale were 1.
     Options options;
-    options.characterNode = "root";
+    options.characterNode = parseNodeRef("root");
     const ClipAnalysis inCharacter = analyse(tinyGltf(rig, {hipsWalk()}), options);
     CHECK(inCharacter.character == 0);
 }
@@ -305,7 +305,7 @@ TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene uni
 
 TEST_CASE("degenerate: a turn forced on a root without rotation keys is a warning, not a turn") {
     Options on;
-    on.extractRotation = 1;
+    on.extractRotation = Toggle::On;
     const ClipAnalysis a = analyse(tinyGltf(smallRig(), {hipsWalk()}), on);
     CHECK_FALSE(a.extractsRotation);
     REQUIRE(a.warnings.size() == 1);
@@ -352,7 +352,7 @@ TEST_CASE("degenerate: denormal key times, values and scales stay finite") {
     Json rig = smallRig();
     rig[0]["scale"] = {1e-40, 1e-40, 1e-40};  // a denormal float, parsed as a double
     Options options;
-    options.characterNode = "root";
+    options.characterNode = parseNodeRef("root");
     analyse(tinyGltf(rig, {hipsWalk()}), options);
 }
 

@@ -259,7 +259,7 @@ TEST_CASE("root bone: a name that exists, clips with different roots, a kept sou
         BakeSettings settings;
         settings.rootBone = "root";
         settings.clipAnalysis.assign(input.clips.size(), Options{});
-        settings.clipAnalysis[1].rootNode = "Spine";
+        settings.clipAnalysis[1].rootNode = parseNodeRef("Spine");
         auto baked = bakeAsset(input, {}, settings);
         REQUIRE_FALSE(baked.ok());
         CHECK(baked.error().message.find("biped.glb: animations[1] \"walk_inplace\": its root nodes[2] \"Spine\" is "

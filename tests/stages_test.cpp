@@ -79,13 +79,13 @@ TEST_CASE("stages: the root is the position-animated node with the most animated
     CHECK(found->reason == "root: Hips - position-animated, 2 animated descendants");
 
     Options named;
-    named.rootNode = "nodes[2]";
+    named.rootNode = parseNodeRef("nodes[2]");
     auto given = chooseRoot(rig, clip, named, animatedNodes(rig, clip));
     REQUIRE(given.ok());
     CHECK(given->root == 2);
     CHECK(given->reason == "root: LeftLeg (given)");
 
-    named.rootNode = "Tail";
+    named.rootNode = parseNodeRef("Tail");
     CHECK_FALSE(chooseRoot(rig, clip, named, animatedNodes(rig, clip)).ok());
 }
 
@@ -94,11 +94,11 @@ TEST_CASE("stages: the character node must be an unanimated ancestor of the root
     const Clip clip = travellingClip();
     Options options;
     CHECK(*chooseCharacter(rig, clip, options, 1) == -1);
-    options.characterNode = "Character";
+    options.characterNode = parseNodeRef("Character");
     CHECK(*chooseCharacter(rig, clip, options, 1) == 0);
-    options.characterNode = "LeftFoot";  // not an ancestor of the hips
+    options.characterNode = parseNodeRef("LeftFoot");  // not an ancestor of the hips
     CHECK_FALSE(chooseCharacter(rig, clip, options, 1).ok());
-    options.characterNode = "Hips";  // animated: it is to receive the motion
+    options.characterNode = parseNodeRef("Hips");  // animated: it is to receive the motion
     CHECK_FALSE(chooseCharacter(rig, clip, options, 3).ok());
 }
 
@@ -124,7 +124,7 @@ TEST_CASE("stages: the turn is the root's yaw, extracted from minimumTurn on or 
     const Clip slight = clipOf({linear(1, Path::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 1, 0}), yawKeys(1, 5.0, 1.0f)});
     frames = sample(rig, slight, 10, 1);
     CHECK(measureTurn({rig, slight, options, frames, 1, -1, {0, 1, 0}, 1.0, 1.0}).yaw.empty());
-    options.extractRotation = 1;
+    options.extractRotation = Toggle::On;
     turn = measureTurn({rig, slight, options, frames, 1, -1, {0, 1, 0}, 1.0, 1.0});
     REQUIRE(!turn.yaw.empty());
     CHECK(turn.yaw.back() == doctest::Approx(5.0 * std::numbers::pi / 180));
@@ -182,7 +182,7 @@ TEST_CASE("stages: feet planted on a ground that moves back give the ground's tr
         CHECK(reading->reading.travel->translation[30].z == doctest::Approx(0.6));
     }
     Options named;
-    named.contactNodes = {"LeftFoot", "Tail"};
+    named.contactNodes = {parseNodeRef("LeftFoot"), parseNodeRef("Tail")};
     CHECK_FALSE(measureContactTravel({rig, clip, named, frames, 1, -1, {0, 1, 0}, 1.0, 1.0}, nullptr, 0.1, false).ok());
 }
 

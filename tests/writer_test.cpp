@@ -303,7 +303,7 @@ TEST_CASE("rewrite: a root that only turns gets a translation channel of its own
         channels.erase(std::size_t(channelOf(doc, turn, nodeNamed(doc, "Hips"), "translation")));
     });
     Options options;
-    options.rootNode = "Hips";  // no longer position-animated, so not found
+    options.rootNode = parseNodeRef("Hips");  // no longer position-animated, so not found
     const Run run = bake(samples::toGlb(biped), "turn-only.glb", {}, {}, options);
     checkPassthrough(run);
     const Json& in = run.input.document;

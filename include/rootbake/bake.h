@@ -13,6 +13,7 @@
 #include "rootbake/result.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -127,20 +128,42 @@ const char* sourceName(Source source);  // "none", "root", "footContact"
 enum class ContactRule : std::uint8_t { Stance, Babylon };
 const char* contactRuleName(ContactRule rule);  // "stance", "babylon"
 
+// Where the travel is to come from, as the user chooses: Auto decides (the root's keys, else
+// the planted feet, else none); None keeps the clip exactly as it moves (an idle).
+enum class SourceChoice : std::uint8_t { Auto, Root, FootContact, None };
+inline constexpr const char* kSourceChoiceNames[] = {"auto", "root", "footContact", "none"};  // by SourceChoice
+
+// A setting the analysis decides unless told: Auto, or forced On or Off.
+enum class Toggle : std::uint8_t { Auto, On, Off };
+inline constexpr const char* kToggleNames[] = {"auto", "on", "off"};  // by Toggle
+
+// A node the user names: by its glTF name, or as "nodes[N]" by its index in the file's
+// nodes[]. A name wins over an index, as a node may be named "nodes[3]".
+struct NodeRef {
+    std::string name;  // as given; empty when given by index only
+    int index = -1;    // glTF index: N of a name "nodes[N]", or the node given by index; -1: none
+    bool empty() const { return name.empty() && index < 0; }
+};
+
+// "Hips" -> by name; "nodes[3]" -> by name, else index 3.
+NodeRef parseNodeRef(std::string text);
+inline NodeRef nodeRefByIndex(int gltfIndex) { return NodeRef{"", gltfIndex}; }
+// The node as given: its name, else "nodes[N]".
+std::string nodeRefLabel(const NodeRef& ref);
+
 // How a clip is analysed. Defaults match Babylon.js's RootMotionClip, but for contactRule.
 struct Options {
     glm::dvec3 upAxis{0.0, 1.0, 0.0};  // character space, normalized before use
     double samplesPerSecond = 60.0;    // analysis samples per second of the clip
     double minimumTravel = 0.1;        // fraction of the character height, per cycle
     double minimumTurn = 0.17453292519943295;  // rad per cycle (10 degrees)
-    double directionSnapAngle = -1.0;  // rad; < 0: 0 for root travel, 10 degrees for deduced travel
+    std::optional<double> directionSnapAngle;  // rad; unset: 0 for root travel, 10 degrees for deduced travel
     bool extractLateralMotion = false; // keep the sideways part of root travel (strafes)
-    int extractRotation = -1;          // -1: when the turn reaches minimumTurn; 0: never; 1: always
-    Source forceSource = Source::None; // None: decide; Root or FootContact: force that source
-    bool forceNoMotion = false;        // source none whatever the clip does (an idle, a clip kept as it moves)
-    std::string rootNode;              // node name or "nodes[N]"; empty: found
-    std::string characterNode;         // ancestor of the root; empty: the glTF scene space
-    std::vector<std::string> contactNodes;  // empty: found
+    Toggle extractRotation = Toggle::Auto;    // Auto: when the turn reaches minimumTurn
+    SourceChoice source = SourceChoice::Auto;  // Root, FootContact: forced; None: no motion whatever the clip does
+    NodeRef rootNode;                  // empty: found
+    NodeRef characterNode;             // ancestor of the root; empty: the glTF scene space
+    std::vector<NodeRef> contactNodes; // empty: found
     // How contacts are found and read: rootbake's limb ends and stances (docs/analysis.md,
     // "Contacts"), or Babylon.js's lowest leaves and closest steps, for comparison.
     ContactRule contactRule = ContactRule::Stance;
@@ -210,8 +233,8 @@ struct ClipAnalysis {
     std::vector<std::string> warnings;
 };
 
-// Finds a node by name or "nodes[N]" (glTF index); -1 when there is none.
-int findNode(const Rig& rig, const std::string& label);
+// The rig index of the node the user named; -1 when there is none.
+int findNode(const Rig& rig, const NodeRef& node);
 
 // The position-animated node with the most animated descendants (a tie goes to
 // the ancestor); -1 when the clip animates no position.

@@ -184,37 +184,60 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     return outcome;
 }
 
+// The options that exclude each other, and an -o name that is not a .glb or .gltf; empty: none.
+std::string usageError(const BakeArgs& args) {
+    if (args.glb && args.gltf) return "bake: --glb and --gltf exclude each other";
+    if (!args.rootBone.empty() && args.keepSource)
+        return "bake: --root-bone and --keep-source exclude each other (the source clips would move the root "
+               "under the root bone)";
+    if (args.output.empty() == args.outDir.empty())
+        return args.output.empty() ? "bake: give -o OUT (one input) or --out-dir DIR"
+                                   : "bake: -o and --out-dir exclude each other";
+    if (args.output.empty()) return "";
+    const fs::path out = args.output;
+    if (out.filename().empty() || out.filename() == "." || out.filename() == "..") return args.output + ": not a file name";
+    // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
+    // container's extension is a mistake.
+    const std::string ext = lowerAscii(out.extension().string());
+    if (ext != ".glb" && ext != ".gltf")
+        return "-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)";
+    return "";
+}
+
+// Each input's output, checked before any work: two inputs must not write one file. `made`
+// gets the outputs' missing folders, outer first.
+Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext& run, std::vector<fs::path>& made) {
+    std::vector<fs::path> outputs;
+    std::set<fs::path> seen;
+    for (const InputFile& input : run.inputs) {
+        fs::path output = args.output;
+        if (args.output.empty()) {
+            output = fs::path(args.outDir) / input.relative;
+            if (args.glb) output.replace_extension(".glb");
+            if (args.gltf) output.replace_extension(".gltf");
+        }
+        for (const fs::path& f : missingFolders(output))
+            if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
+        if (!seen.insert(output.lexically_normal()).second)
+            return Error{output.string() + ": two inputs would write this output (" + input.path.string() +
+                         " is one); bake them into different --out-dir folders"};
+        outputs.push_back(std::move(output));
+    }
+    return outputs;
+}
+
+// "rootbake: 40 assets: 38 baked, 1 failed a gate, 2 not baked" on stderr, for a batch.
+void printBatchSummary(const std::vector<AssetOutcome>& outcomes) {
+    int failed = 0, gated = 0;
+    for (const AssetOutcome& o : outcomes) (o.code == kGateFailed ? gated : failed) += o.code != kOk;
+    std::fprintf(stderr, "rootbake: %zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
+                 outcomes.size() - std::size_t(failed), gated, failed);
+}
+
 }  // namespace
 
 int bake(const BakeArgs& args) {
-    if (args.glb && args.gltf) {
-        printError("bake: --glb and --gltf exclude each other");
-        return kUsage;
-    }
-    if (!args.rootBone.empty() && args.keepSource) {
-        printError("bake: --root-bone and --keep-source exclude each other (the source clips would move the root "
-                   "under the root bone)");
-        return kUsage;
-    }
-    if (args.output.empty() == args.outDir.empty()) {
-        printError(args.output.empty() ? "bake: give -o OUT (one input) or --out-dir DIR"
-                                       : "bake: -o and --out-dir exclude each other");
-        return kUsage;
-    }
-    if (!args.output.empty()) {
-        const fs::path out = args.output;
-        if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
-            printError(args.output + ": not a file name");
-            return kUsage;
-        }
-        // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
-        // container's extension is a mistake.
-        const std::string ext = lowerAscii(out.extension().string());
-        if (ext != ".glb" && ext != ".gltf") {
-            printError("-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)");
-            return kUsage;
-        }
-    }
+    if (const std::string error = usageError(args); !error.empty()) return printError(error), kUsage;
     RunContext run;
     if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
     if (!args.output.empty() && run.inputs.size() != 1) {
@@ -226,27 +249,10 @@ int bake(const BakeArgs& args) {
                    " takes one input; for many, run rootbake verify or rootbake report on the outputs");
         return kUsage;
     }
-
-    // Outputs, checked before any work: two inputs must not write one file.
-    std::vector<fs::path> outputs;
     std::vector<fs::path> made;
-    std::set<fs::path> seen;
-    for (const InputFile& input : run.inputs) {
-        fs::path output = args.output;
-        if (args.output.empty()) {
-            output = fs::path(args.outDir) / input.relative;
-            if (args.glb) output.replace_extension(".glb");
-            if (args.gltf) output.replace_extension(".gltf");
-        }
-        for (const fs::path& f : missingFolders(output))
-            if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
-        if (!seen.insert(output.lexically_normal()).second) {
-            printError(output.string() + ": two inputs would write this output (" + input.path.string() +
-                       " is one); bake them into different --out-dir folders");
-            return kUsage;
-        }
-        outputs.push_back(std::move(output));
-    }
+    auto planned = planOutputs(args, run, made);
+    if (!planned) return printError(planned.error().message), kUsage;
+    const std::vector<fs::path>& outputs = *planned;
     // The outputs' missing folders, outer first, before the assets run in parallel; those left
     // empty by failures are removed again, so a failed run leaves nothing behind.
     for (const fs::path& f : made) {
@@ -281,12 +287,7 @@ int bake(const BakeArgs& args) {
         std::fputs(jsonText(Json{{"exitCode", status}, {"assets", std::move(assets)}}).c_str(), stdout);
     }
     // A batch ends with one line on stderr, on a terminal or in a pipe (a CI log).
-    if (outcomes.size() > 1 && !run.args.quiet) {
-        int failed = 0, gated = 0;
-        for (const AssetOutcome& o : outcomes) (o.code == kGateFailed ? gated : failed) += o.code != kOk;
-        std::fprintf(stderr, "rootbake: %zu assets: %zu baked, %d failed a gate, %d not baked\n", outcomes.size(),
-                     outcomes.size() - std::size_t(failed), gated, failed);
-    }
+    if (outcomes.size() > 1 && !run.args.quiet) printBatchSummary(outcomes);
     if (status != kOk && status != kGateFailed) return status;
 
     const InputFile& first = run.inputs.front();

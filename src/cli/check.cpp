@@ -7,6 +7,7 @@
 #include "gltf/read_file.h"
 #include "sidecar/read.h"
 #include "write/bake.h"
+#include "rootbake/num.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,12 +19,6 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-std::string num(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", v);
-    return text;
-}
 
 std::string names(const std::vector<std::string>& list) {
     std::string out = "[";
@@ -42,11 +37,10 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
                    double tolerance, double floor, const char* unit, double shown = 1.0) {
     const double allowed = tolerance * std::max(std::abs(before), floor);
     if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
-    std::string line = clip + ": " + field + " " + num(before * shown) + " -> " + num(after * shown) + " " + unit;
+    std::string line = clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
     if (before != 0.0) {
-        char change[32];
-        std::snprintf(change, sizeof change, " (%+.1f%%)", 100.0 * (after - before) / std::abs(before));
-        line += change;
+        const double change = 100.0 * (after - before) / std::abs(before);  // %
+        line += std::string(" (") + (std::signbit(change) ? "" : "+") + fixedPoint(change, 1) + "%)";
     }
     out.lines.push_back(line);
     out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}});
@@ -81,6 +75,92 @@ const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name
     return nullptr;
 }
 
+// What changed of one clip since its committed sidecar entry.
+void compareClip(Compared& compared, const std::string& name, const SidecarClip& before, const ClipAnalysis& a,
+                 const Rig& rig, double tolerance) {
+    compareText(compared, name, "source", before.source, sourceName(a.source));
+    compareText(compared, name, "rootNode", before.hasRootNode ? committedNode(before.rootNode) : "null",
+                a.root >= 0 ? nodeLabel(rig, a.root) : "null");
+    std::vector<std::string> was, now;
+    for (const SidecarNode& n : before.contactNodes) was.push_back(committedNode(n));
+    for (int n : a.contacts) now.push_back(nodeLabel(rig, n));
+    compareText(compared, name, "contactNodes", names(was), names(now));
+    // Floors: 1% of the height for lengths, and per second of the clip for speeds; 1 degree for turns.
+    const double length = 0.01 * std::max(before.characterHeight, 1e-6);
+    const double perSecond = length / std::max(before.duration, 1e-3);
+    compareNumber(compared, name, "strideLength", before.strideLength, a.strideLength, tolerance, length, "m");
+    compareNumber(compared, name, "turn", before.turn, a.turn, tolerance, std::numbers::pi / 180, "deg",
+                  180 / std::numbers::pi);
+    compareNumber(compared, name, "averageSpeed", before.averageSpeed, a.averageSpeed, tolerance, perSecond, "m/s");
+}
+
+// The sidecar an input is checked against: --against itself, or its place in the folder bake --out-dir wrote.
+fs::path committedSidecar(const CheckArgs& args, bool againstFolder, const InputFile& input) {
+    if (!againstFolder) return fs::path(args.against);
+    return fs::path(args.against) / input.relative.parent_path() / (input.relative.stem().string() + ".rootmotion.json");
+}
+
+// One input analysed again and compared with its committed sidecar, clip by clip.
+AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool againstFolder, const InputFile& input) {
+    const std::string label = input.path.string();
+    AssetOutcome outcome;
+    const fs::path committed = committedSidecar(args, againstFolder, input);
+    auto fail = [&](int code, const std::string& message) {
+        outcome.code = code;
+        outcome.err += errorLine(message);
+        outcome.json = {{"input", label}, {"against", committed.string()}, {"error", message}};
+        return outcome;
+    };
+    // The asset first: one that bake refused fails here with bake's message.
+    auto asset = loadInput(run, input);
+    if (!asset) return fail(kBadInput, asset.error().message);
+    outcome.err += loadWarnings(run, *asset);
+    outcome.rulesMatched = matchedRules(input, *asset);
+    // A sidecar that cannot be read is an input error (exit 2), not a change (4).
+    auto text = readFileText(committed, {kMaxSidecarBytes, ""});
+    if (!text)
+        return fail(kBadInput,
+                    label + ": nothing to check against: " + committed.string() + ": " + text.error().message);
+    auto sidecar = parseSidecar(*text, committed.string());
+    if (!sidecar) return fail(kBadInput, sidecar.error().message);
+
+    const std::vector<Options> options = optionsForClips(run, input, *asset);
+    if (Status budget = checkBudget(run, *asset, options); !budget) return fail(kBadInput, budget.error().message);
+    Compared compared;
+    std::vector<bool> matched(sidecar->clips.size(), false);
+    for (std::size_t c = 0; c < asset->clips.size(); ++c) {
+        const Clip& clip = asset->clips[c];
+        auto baked = bakeClip(asset->rig, clip, options[c]);
+        if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
+        const std::string name = clipName(clip);
+        const SidecarClip* before = committedClip(*sidecar, name, matched);
+        if (before) {
+            compareClip(compared, name, *before, baked->analysis, asset->rig, args.tolerance);
+        } else {
+            compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
+            compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", nullptr}, {"after", name}});
+        }
+    }
+    for (std::size_t c = 0; c < matched.size(); ++c)
+        if (!matched[c]) {
+            const std::string name = committedName(sidecar->clips[c]);
+            compared.lines.push_back(name + ": gone (in " + committed.filename().string() + ", not in the asset)");
+            compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
+        }
+
+    const bool same = compared.lines.empty();
+    if (same) {
+        outcome.out = textLine(label + ": " + std::to_string(asset->clips.size()) + " clips as in " +
+                               committed.string() + " (tolerance " + num(100 * args.tolerance, 3) + "%)");
+    } else {
+        outcome.code = kGateFailed;
+        for (const std::string& line : compared.lines) outcome.err += messageLine("changed", label + ": " + line);
+    }
+    outcome.json = {{"input", label}, {"against", committed.string()}, {"same", same},
+                    {"changes", std::move(compared.changes)}};
+    return outcome;
+}
+
 }  // namespace
 
 int check(const CheckArgs& args) {
@@ -96,87 +176,8 @@ int check(const CheckArgs& args) {
         printError("--against " + args.against + ": a sidecar file is for one input; give the folder of sidecars");
         return kUsage;
     }
-
-    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
-        const InputFile& input = run.inputs[i];
-        const std::string label = input.path.string();
-        AssetOutcome outcome;
-        const fs::path committed =
-            againstFolder ? fs::path(args.against) / input.relative.parent_path() /
-                                (input.relative.stem().string() + ".rootmotion.json")
-                          : fs::path(args.against);
-        auto fail = [&](int code, const std::string& message) {
-            outcome.code = code;
-            outcome.err += errorLine(message);
-            outcome.json = {{"input", label}, {"against", committed.string()}, {"error", message}};
-            return outcome;
-        };
-        // The asset first: one that bake refused fails here with bake's message.
-        auto asset = loadInput(run, input);
-        if (!asset) return fail(kBadInput, asset.error().message);
-        outcome.err += loadWarnings(run, *asset);
-        outcome.rulesMatched = matchedRules(input, *asset);
-        // A sidecar that cannot be read is an input error (exit 2), not a change (4).
-        auto text = readFileText(committed, {kMaxSidecarBytes, ""});
-        if (!text)
-            return fail(kBadInput, label + ": nothing to check against: " + committed.string() + ": " +
-                                       text.error().message);
-        auto sidecar = parseSidecar(*text, committed.string());
-        if (!sidecar) return fail(kBadInput, sidecar.error().message);
-
-        const std::vector<Options> options = optionsForClips(run, input, *asset);
-        if (Status budget = checkBudget(run, *asset, options); !budget) return fail(kBadInput, budget.error().message);
-        Compared compared;
-        std::vector<bool> matched(sidecar->clips.size(), false);
-        for (std::size_t c = 0; c < asset->clips.size(); ++c) {
-            const Clip& clip = asset->clips[c];
-            auto baked = bakeClip(asset->rig, clip, options[c]);
-            if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
-            const ClipAnalysis& a = baked->analysis;
-            const std::string name = clipName(clip);
-            const SidecarClip* before = committedClip(*sidecar, clipName(clip), matched);
-            if (!before) {
-                compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
-                compared.changes.push_back({{"clip", clipName(clip)}, {"field", "clip"}, {"before", nullptr}, {"after", clipName(clip)}});
-                continue;
-            }
-            compareText(compared, name, "source", before->source, sourceName(a.source));
-            compareText(compared, name, "rootNode", before->hasRootNode ? committedNode(before->rootNode) : "null",
-                        a.root >= 0 ? nodeLabel(asset->rig, a.root) : "null");
-            std::vector<std::string> was, now;
-            for (const SidecarNode& n : before->contactNodes) was.push_back(committedNode(n));
-            for (int n : a.contacts) now.push_back(nodeLabel(asset->rig, n));
-            compareText(compared, name, "contactNodes", names(was), names(now));
-            // Floors: 1% of the height for lengths, and per second of the clip for speeds; 1 degree for turns.
-            const double length = 0.01 * std::max(before->characterHeight, 1e-6);
-            const double perSecond = length / std::max(before->duration, 1e-3);
-            compareNumber(compared, name, "strideLength", before->strideLength, a.strideLength, args.tolerance,
-                          length, "m");
-            compareNumber(compared, name, "turn", before->turn, a.turn, args.tolerance, std::numbers::pi / 180,
-                          "deg", 180 / std::numbers::pi);
-            compareNumber(compared, name, "averageSpeed", before->averageSpeed, a.averageSpeed, args.tolerance,
-                          perSecond, "m/s");
-        }
-        for (std::size_t c = 0; c < matched.size(); ++c)
-            if (!matched[c]) {
-                const std::string name = committedName(sidecar->clips[c]);
-                compared.lines.push_back(name + ": gone (in " + committed.filename().string() +
-                                         ", not in the asset)");
-                compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
-            }
-
-        const bool same = compared.lines.empty();
-        if (same) {
-            outcome.out = textLine(label + ": " + std::to_string(asset->clips.size()) + " clips as in " +
-                                   committed.string() + " (tolerance " + num(100 * args.tolerance) + "%)");
-        } else {
-            outcome.code = kGateFailed;
-            for (const std::string& line : compared.lines) outcome.err += messageLine("changed", label + ": " + line);
-        }
-        outcome.json = {{"input", label}, {"against", committed.string()}, {"same", same},
-                        {"changes", std::move(compared.changes)}};
-        return outcome;
-    });
+    std::vector<AssetOutcome> outcomes =
+        runAssets(run, [&](std::size_t i) { return checkAsset(run, args, againstFolder, run.inputs[i]); });
 
     printUnmatchedRules(run, outcomes);
     const int status = exitCodeOf(outcomes);

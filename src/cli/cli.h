@@ -2,6 +2,7 @@
 // (CLI11) into these structs; each command returns an exit code.
 #pragma once
 
+#include "cli/analysis_options.h"
 #include "cli/printable.h"
 #include "gltf/asset.h"
 #include "rootbake/bake.h"
@@ -27,28 +28,6 @@ enum ExitCode : int {
 // bad input, cannot write: the first of those by code) outranks a failed gate.
 int combineExitCodes(int a, int b);
 
-// The analysis options of one source (the command line, a config file's defaults
-// or one of its clip rules); unset fields leave the value below them alone.
-// Values are checked when they are parsed.
-struct AnalysisArgs {
-    std::optional<std::string> root, characterNode;
-    std::optional<std::vector<std::string>> contacts;
-    std::optional<Source> source;  // Source::None: decide (auto)
-    std::optional<bool> noMotion;  // source "none": keep the clip as it is
-    std::optional<int> extractRotation;  // -1 auto, 0 off, 1 on
-    std::optional<bool> lateral;
-    std::optional<glm::dvec3> upAxis;
-    std::optional<double> minTravel, minTurnDegrees, snapAngleDegrees, samplesPerSecond;
-    std::optional<ContactRule> contactRule;
-};
-
-// Parsers shared by the command line and the config file; false: not a value of theirs.
-// A source is auto, root, footContact or none; an axis +X..-Z or x,y,z; a switch auto, on, off.
-bool parseSource(const std::string& text, AnalysisArgs& into);
-bool parseUpAxis(const std::string& text, glm::dvec3& up);
-bool parseExtractRotation(const std::string& text, int& value);
-bool parseContactRule(const std::string& text, ContactRule& rule);  // stance or babylon
-
 // Rows of cells as table lines: each cell printable, each column as wide as its widest
 // cell (the header row's too), two spaces apart, each line starting with indent, without
 // its newline.
@@ -68,9 +47,6 @@ std::string messageLine(std::string_view kind, std::string_view message);
 // A --json document for stdout (dump(2) and a newline). JSON text is UTF-8, and a file
 // name may be any bytes: those that are not UTF-8 become U+FFFD rather than an abort.
 std::string jsonText(const nlohmann::ordered_json& document);
-
-// Applies the fields that are set.
-void applyAnalysisArgs(const AnalysisArgs& args, Options& options);
 
 // Every limit of loading and analysis, by the name its error gives ("more than maxNodes").
 struct Limits {

@@ -9,7 +9,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 
 namespace rootbake::cli {
@@ -19,11 +18,6 @@ using Json = nlohmann::ordered_json;  // clip rules apply in file order
 
 namespace {
 
-// The keys of an options object, named as Options' fields and the sidecar's.
-const std::vector<std::string> kOptionKeys = {
-    "rootNode",     "characterNode",      "contactNodes",     "source",      "extractRotation",
-    "extractLateralMotion", "upAxis",     "minimumTravel",    "minimumTurn", "directionSnapAngle",
-    "samplesPerSecond",     "contactRule"};
 const std::vector<std::string> kTopKeys = {"defaults", "clips", "root"};
 
 struct Failure {
@@ -42,85 +36,62 @@ std::string text(const Json& value, const std::string& path) {
     return value.get<std::string>();
 }
 
-double number(const Json& value, const std::string& path, double low, double high) {
-    if (!value.is_number()) fail(path, "expected a number");
-    const double v = value.get<double>();
-    if (!(v >= low && v <= high)) {
-        std::ostringstream range;
-        range << "must be between " << low << " and " << high;
-        fail(path, range.str());
+// One option's value, as its kind is written in JSON.
+void readOption(const AnalysisOption& option, const Json& value, const std::string& at, bool defaults,
+                AnalysisArgs& args) {
+    auto check = [&](const Status& set) {
+        if (!set) fail(at, set.error().message);
+    };
+    switch (kindOf(option)) {
+    case OptionKind::Node:
+        check(setFromText(option, text(value, at), args));
+        break;
+    case OptionKind::Nodes: {
+        if (!value.is_array()) fail(at, "expected an array of node names");
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < value.size(); ++i) names.push_back(text(value[i], at + "[" + std::to_string(i) + "]"));
+        setNodes(option, names, args);
+        break;
     }
-    return v;
+    case OptionKind::Switch:
+        if (!value.is_boolean()) fail(at, "expected true or false");
+        setSwitch(option, value.get<bool>(), args);
+        break;
+    case OptionKind::Number:
+        if (!value.is_number()) fail(at, "expected a number");
+        check(setNumber(option, value.get<double>(), args));
+        break;
+    case OptionKind::Axis:
+        if (!defaults && !option.assetWide.empty()) fail(at, option.assetWide + ": set it in defaults");
+        if (value.is_array() && value.size() == 3 && value[0].is_number() && value[1].is_number() &&
+            value[2].is_number())
+            check(setAxis(option, {value[0].get<double>(), value[1].get<double>(), value[2].get<double>()}, args));
+        else if (!value.is_string() || !setFromText(option, value.get<std::string>(), args))
+            fail(at, "expected \"+X\", \"-Y\", \"+Z\", ... or [x, y, z]");
+        break;
+    case OptionKind::Choice: {
+        // A switch the analysis may decide (Toggle) is also true or false.
+        const bool toggle = std::holds_alternative<Toggle Options::*>(option.field);
+        if (toggle && value.is_boolean())
+            check(setFromText(option, kToggleNames[int(value.get<bool>() ? Toggle::On : Toggle::Off)], args));
+        else if (!value.is_string() || !setFromText(option, value.get<std::string>(), args))
+            fail(at, "expected " + std::string(toggle ? "true, false, " : "") + wordList(option.words, true));
+        break;
+    }
+    }
 }
 
 AnalysisArgs readOptions(const Json& object, const std::string& path, bool defaults) {
     if (!object.is_object()) fail(path, "expected an object of options");
+    std::vector<std::string> keys;
+    for (const AnalysisOption& option : analysisOptions()) keys.push_back(option.configKey);
     AnalysisArgs args;
     for (const auto& [key, value] : object.items()) {
-        const std::string at = path + "." + key;
-        if (key == "rootNode") args.root = text(value, at);
-        else if (key == "characterNode") args.characterNode = text(value, at);
-        else if (key == "contactNodes") {
-            if (!value.is_array()) fail(at, "expected an array of node names");
-            std::vector<std::string> names;
-            for (std::size_t i = 0; i < value.size(); ++i)
-                names.push_back(text(value[i], at + "[" + std::to_string(i) + "]"));
-            args.contacts = std::move(names);
-        } else if (key == "source") {
-            if (!parseSource(text(value, at), args)) fail(at, "expected auto, root, footContact or none");
-        } else if (key == "extractRotation") {
-            int v = -1;
-            if (value.is_boolean()) v = value.get<bool>() ? 1 : 0;
-            else if (!parseExtractRotation(text(value, at), v)) fail(at, "expected true, false or \"auto\"");
-            args.extractRotation = v;
-        } else if (key == "extractLateralMotion") {
-            if (!value.is_boolean()) fail(at, "expected true or false");
-            args.lateral = value.get<bool>();
-        } else if (key == "upAxis") {
-            if (!defaults) fail(at, "the up axis is the asset's, not a clip's: set it in defaults");
-            glm::dvec3 up;
-            if (value.is_array() && value.size() == 3 && value[0].is_number() && value[1].is_number() &&
-                value[2].is_number()) {
-                up = {value[0].get<double>(), value[1].get<double>(), value[2].get<double>()};
-                if (!(std::isfinite(up.x + up.y + up.z) && up.x * up.x + up.y * up.y + up.z * up.z > 0))
-                    fail(at, "not a direction");
-            } else if (!value.is_string() || !parseUpAxis(value.get<std::string>(), up)) {
-                fail(at, "expected \"+X\", \"-Y\", \"+Z\", ... or [x, y, z]");
-            }
-            args.upAxis = up;
-        } else if (key == "minimumTravel") args.minTravel = number(value, at, 0, 1e6);
-        else if (key == "minimumTurn") args.minTurnDegrees = number(value, at, 0, 1e6);
-        else if (key == "directionSnapAngle") args.snapAngleDegrees = number(value, at, 0, 90);
-        else if (key == "samplesPerSecond") args.samplesPerSecond = number(value, at, 1, 10000);
-        else if (key == "contactRule") {
-            ContactRule rule;
-            if (!value.is_string() || !parseContactRule(value.get<std::string>(), rule))
-                fail(at, "expected \"stance\" or \"babylon\"");
-            args.contactRule = rule;
-        }
-        else fail(at, unknownKey(key, kOptionKeys));
+        const auto option = std::find(keys.begin(), keys.end(), key);
+        if (option == keys.end()) fail(path + "." + key, unknownKey(key, keys));
+        readOption(analysisOptions()[std::size_t(option - keys.begin())], value, path + "." + key, defaults, args);
     }
     return args;
-}
-
-// Later fields win: b over a.
-void overlay(AnalysisArgs& a, const AnalysisArgs& b) {
-    auto take = [](auto& to, const auto& from) {
-        if (from) to = from;
-    };
-    take(a.root, b.root);
-    take(a.characterNode, b.characterNode);
-    take(a.contacts, b.contacts);
-    take(a.source, b.source);
-    take(a.noMotion, b.noMotion);
-    take(a.extractRotation, b.extractRotation);
-    take(a.lateral, b.lateral);
-    take(a.upAxis, b.upAxis);
-    take(a.minTravel, b.minTravel);
-    take(a.minTurnDegrees, b.minTurnDegrees);
-    take(a.snapAngleDegrees, b.snapAngleDegrees);
-    take(a.samplesPerSecond, b.samplesPerSecond);
-    take(a.contactRule, b.contactRule);
 }
 
 }  // namespace

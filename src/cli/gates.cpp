@@ -2,11 +2,11 @@
 #include "cli/gates.h"
 
 #include "cli/cli.h"
+#include "rootbake/num.h"
 
 #include <charconv>
 #include <cmath>
 #include <cctype>
-#include <cstdio>
 
 namespace rootbake::cli {
 
@@ -76,10 +76,9 @@ std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis&
     if (noTravel(clipName, analysis)) out.push_back(std::string(kNoTravel) + " (" + analysis.reason + ")");
     if (analysis.source != Source::FootContact && analysis.characterHeight > 0 &&
         std::abs(analysis.strideLength) > kMaxStridePerCycle * analysis.characterHeight) {
-        char text[160];
-        std::snprintf(text, sizeof text, "a stride of %.3g m per cycle, more than %.3g times the character height (%.3g m)",
-                      std::abs(analysis.strideLength), kMaxStridePerCycle, analysis.characterHeight);
-        out.push_back(text);
+        out.push_back("a stride of " + num(std::abs(analysis.strideLength), 3) + " m per cycle, more than " +
+                      num(kMaxStridePerCycle, 3) + " times the character height (" + num(analysis.characterHeight, 3) +
+                      " m)");
     }
     return out;
 }
@@ -97,10 +96,8 @@ std::vector<std::string> failedGates(const Gates& gates, const std::string& clip
         out.push_back(std::string("no-motion: ") + kNoTravel + " (" + analysis.reason + ")");
     if (gates.noRoot && analysis.root < 0) out.push_back("no-root: the clip animates no node's position");
     if (gates.loopGap && loop.positionFraction > *gates.loopGap) {
-        char text[160];
-        std::snprintf(text, sizeof text, "loop-gap: the loop seam is %.3g of the height (%.4g units), above %.3g",
-                      loop.positionFraction, loop.position, *gates.loopGap);
-        out.push_back(text);
+        out.push_back("loop-gap: the loop seam is " + num(loop.positionFraction, 3) + " of the height (" +
+                      num(loop.position, 4) + " units), above " + num(*gates.loopGap, 3));
     }
     if (gates.warnings)
         for (const std::string& warning : analysis.warnings) out.push_back("warnings: " + warning);

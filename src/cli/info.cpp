@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/run.h"
 #include "gltf/asset.h"
+#include "rootbake/num.h"
 
 #include <cstdio>
 #include <algorithm>
@@ -129,10 +130,8 @@ void printText(const Json& asset) {
     if (!asset["clips"].empty()) {
         std::vector<std::vector<std::string>> clips{{"clip", "name", "duration", "channels", "paths", "interpolations"}};
         for (const Json& c : asset["clips"]) {
-            char duration[32];
-            std::snprintf(duration, sizeof duration, "%.3f s", c["duration"].get<double>());
             clips.push_back({std::to_string(c["animation"].get<int>()), c["name"].get<std::string>(),
-                             duration, std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
+                             fixedPoint(c["duration"].get<double>(), 3) + " s", std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
                              countsText(c["interpolations"])});
         }
         out += tableText(clips, "  ");

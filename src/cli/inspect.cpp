@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "cli/run.h"
 #include "write/bake.h"
+#include "rootbake/num.h"
 
 #include <cstdio>
 #include <numbers>
@@ -40,11 +41,6 @@ int inspect(const InspectArgs& args) {
         std::vector<std::vector<std::string>> rows{
             {"clip", "source", "root", "stride m", "turn deg", "speed m/s", "duration s"}};
         std::vector<std::string> details{""};
-        auto fixed = [](const char* format, double value) {
-            char text[32];
-            std::snprintf(text, sizeof text, format, value);
-            return std::string(text);
-        };
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {
             const Clip& clip = asset->clips[c];
             // The same analysis and clip objects as bake's sidecar.
@@ -62,27 +58,23 @@ int inspect(const InspectArgs& args) {
             Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
-            rows.push_back({clipName(clip), sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root) : "-", fixed("%.4f", a.strideLength),
-                            fixed("%.2f", a.turn * 180.0 / std::numbers::pi), fixed("%.4f", a.averageSpeed),
-                            fixed("%.3f", a.duration)});
+            rows.push_back({clipName(clip), sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root) : "-", fixedPoint(a.strideLength, 4),
+                            fixedPoint(a.turn * 180.0 / std::numbers::pi, 2), fixedPoint(a.averageSpeed, 4),
+                            fixedPoint(a.duration, 3)});
             std::string more;
             if (run.args.verbose) {
                 more += textLine("      reason: " + a.reason);
                 for (const std::string& w : a.warnings) more += textLine("      warning: " + w);
                 for (const ContactPlanting& p : a.planting) {
                     std::string spans;
-                    for (const PlantedInterval& s : p.planted) {
-                        char span[64];
-                        std::snprintf(span, sizeof span, " %.3f-%.3f", s.start, s.end);
-                        spans += span;
-                    }
+                    for (const PlantedInterval& s : p.planted)
+                        spans += " " + fixedPoint(s.start, 3) + "-" + fixedPoint(s.end, 3);
                     more += textLine("      planted " + nodeLabel(asset->rig, p.node) + ":" +
                                      (spans.empty() ? " never" : spans) + " s");
                 }
-                char seam[160];
-                std::snprintf(seam, sizeof seam, "      loop seam: %.4g units (%.3g of height), %.3g deg\n",
-                              baked->loop.position, baked->loop.positionFraction, baked->loop.rotationDegrees);
-                more += seam;
+                more += "      loop seam: " + num(baked->loop.position, 4) + " units (" +
+                        num(baked->loop.positionFraction, 3) + " of height), " + num(baked->loop.rotationDegrees, 3) +
+                        " deg\n";
             }
             details.push_back(std::move(more));
         }

@@ -1,4 +1,4 @@
-// Analysis options and limits as typed on the command line or in a config file.
+// Limits as typed on the command line, exit codes, and the lines rootbake prints.
 #include "cli/cli.h"
 
 #include <algorithm>
@@ -6,7 +6,6 @@
 #include <limits>
 #include <cmath>
 #include <cstdio>
-#include <numbers>
 
 namespace rootbake::cli {
 
@@ -73,63 +72,6 @@ std::string tableText(const std::vector<std::vector<std::string>>& rows, const s
     std::string out;
     for (const std::string& line : tableLines(rows, indent)) out += line + "\n";
     return out;
-}
-
-bool parseSource(const std::string& text, AnalysisArgs& into) {
-    if (text == "auto") into.source = Source::None, into.noMotion = false;
-    else if (text == "root") into.source = Source::Root, into.noMotion = false;
-    else if (text == "footContact") into.source = Source::FootContact, into.noMotion = false;
-    else if (text == "none") into.source = Source::None, into.noMotion = true;
-    else return false;
-    return true;
-}
-
-bool parseUpAxis(const std::string& text, glm::dvec3& up) {
-    static const struct {
-        const char* name;
-        glm::dvec3 axis;
-    } named[] = {{"+X", {1, 0, 0}}, {"-X", {-1, 0, 0}}, {"+Y", {0, 1, 0}},
-                 {"-Y", {0, -1, 0}}, {"+Z", {0, 0, 1}}, {"-Z", {0, 0, -1}}};
-    for (const auto& n : named)
-        if (text == n.name || text == std::string(n.name + 1)) return up = n.axis, true;
-    double x, y, z;
-    char tail;
-    if (std::sscanf(text.c_str(), "%lf,%lf,%lf%c", &x, &y, &z, &tail) == 3 && std::isfinite(x + y + z) &&
-        x * x + y * y + z * z > 0.0)
-        return up = {x, y, z}, true;
-    return false;
-}
-
-bool parseExtractRotation(const std::string& text, int& value) {
-    if (text == "auto") value = -1;
-    else if (text == "on") value = 1;
-    else if (text == "off") value = 0;
-    else return false;
-    return true;
-}
-
-bool parseContactRule(const std::string& text, ContactRule& rule) {
-    if (text == contactRuleName(ContactRule::Stance)) rule = ContactRule::Stance;
-    else if (text == contactRuleName(ContactRule::Babylon)) rule = ContactRule::Babylon;
-    else return false;
-    return true;
-}
-
-void applyAnalysisArgs(const AnalysisArgs& args, Options& options) {
-    constexpr double degrees = std::numbers::pi / 180.0;
-    if (args.root) options.rootNode = *args.root;
-    if (args.characterNode) options.characterNode = *args.characterNode;
-    if (args.contacts) options.contactNodes = *args.contacts;
-    if (args.source) options.forceSource = *args.source;
-    if (args.noMotion) options.forceNoMotion = *args.noMotion;
-    if (args.extractRotation) options.extractRotation = *args.extractRotation;
-    if (args.lateral) options.extractLateralMotion = *args.lateral;
-    if (args.upAxis) options.upAxis = *args.upAxis;
-    if (args.minTravel) options.minimumTravel = *args.minTravel;
-    if (args.minTurnDegrees) options.minimumTurn = *args.minTurnDegrees * degrees;
-    if (args.snapAngleDegrees) options.directionSnapAngle = *args.snapAngleDegrees * degrees;
-    if (args.samplesPerSecond) options.samplesPerSecond = *args.samplesPerSecond;
-    if (args.contactRule) options.contactRule = *args.contactRule;
 }
 
 bool parseLimit(const std::string& text, Limits& limits, std::string& error) {

@@ -198,39 +198,71 @@ Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<
     return Ok{};
 }
 
-std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
-    const std::size_t count = run.inputs.size();
-    std::vector<std::optional<AssetOutcome>> done(count);
+namespace {
+
+using Done = std::vector<std::optional<AssetOutcome>>;  // by input; set once its work is finished
+
+// work(i), or an outcome that says why it threw (out of memory, mostly): this asset fails, the others go on.
+AssetOutcome outcomeOf(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work, std::size_t i) {
+    try {
+        return work(i);
+    } catch (const std::exception& e) {
+        AssetOutcome failed;
+        failed.code = kBadInput;
+        failed.err = errorLine(run.inputs[i].path.string() + ": " + e.what());
+        return failed;
+    }
+}
+
+// The worker pool: work(i) for every i < count on `jobs` threads, or on this thread alone with
+// one job. Each time work finishes, finished(done, how many are) runs on this thread while no
+// worker stores an outcome.
+Done runOnWorkers(std::size_t count, std::size_t jobs, const std::function<AssetOutcome(std::size_t)>& work,
+                  const std::function<void(const Done&, std::size_t)>& finished) {
+    Done done(count);
+    if (jobs <= 1) {
+        for (std::size_t i = 0; i < count; ++i) {
+            done[i] = work(i);
+            finished(done, i + 1);
+        }
+        return done;
+    }
     std::mutex mutex;
     std::condition_variable changed;
     std::atomic<std::size_t> next{0};
-    std::size_t finished = 0;  // under mutex
-
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t jobs = std::min<std::size_t>(run.args.jobs > 0 ? std::size_t(run.args.jobs) : cores, count);
+    std::size_t finishedCount = 0;  // under mutex
     auto worker = [&] {
         for (std::size_t i; (i = next.fetch_add(1)) < count;) {
-            AssetOutcome outcome;
-            try {
-                outcome = work(i);
-            } catch (const std::exception& e) {  // out of memory, mostly: this asset fails, the others go on
-                outcome.code = kBadInput;
-                outcome.err = errorLine(run.inputs[i].path.string() + ": " + e.what());
-            }
+            AssetOutcome outcome = work(i);
             std::lock_guard lock(mutex);
             done[i] = std::move(outcome);
-            ++finished;
+            ++finishedCount;
             changed.notify_one();
         }
     };
     std::vector<std::thread> threads;
-    if (jobs > 1)
-        for (std::size_t t = 0; t < jobs; ++t) threads.emplace_back(worker);
+    for (std::size_t t = 0; t < jobs; ++t) threads.emplace_back(worker);
+    {
+        std::unique_lock lock(mutex);
+        for (std::size_t seen = 0; seen < count;) {
+            changed.wait(lock, [&] { return finishedCount > seen; });
+            seen = finishedCount;
+            finished(done, seen);
+        }
+    }
+    for (std::thread& t : threads) t.join();
+    return done;
+}
 
-    // Prints on this thread, in input order; with one job this thread does the work too.
-    std::vector<AssetOutcome> outcomes;
-    const std::size_t columns = run.progress ? terminalColumns() : 0;
-    auto printReady = [&](std::size_t& printed, std::size_t finishedNow) {
+// Prints the outcomes in input order, each as soon as those before it are printed, and on a
+// terminal (run.progress) a progress line under them.
+struct OrderedPrinter {
+    const RunContext& run;
+    std::size_t columns = 80;  // the terminal's, for the progress line
+    std::size_t printed = 0;   // outcomes printed
+
+    void print(const Done& done, std::size_t finished) {
+        const std::size_t count = done.size();
         if (run.progress) std::fputs("\r\033[K", stderr);
         for (; printed < count && done[printed]; ++printed) {
             const AssetOutcome& o = *done[printed];
@@ -238,34 +270,26 @@ std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<A
             std::fflush(stdout);
             std::fputs(o.err.c_str(), stderr);
         }
-        if (run.progress && finishedNow < count)
-            std::fputs(progressLine(finishedNow, count, printable(run.inputs[std::min(printed, count - 1)].path.string()),
+        if (run.progress && finished < count)
+            std::fputs(progressLine(finished, count, printable(run.inputs[std::min(printed, count - 1)].path.string()),
                                     columns).c_str(),
                        stderr);
         std::fflush(stderr);
-    };
-    std::size_t printed = 0;
-    if (jobs <= 1) {
-        for (std::size_t i = 0; i < count; ++i) {
-            try {
-                done[i] = work(i);
-            } catch (const std::exception& e) {
-                done[i] = AssetOutcome{};
-                done[i]->code = kBadInput;
-                done[i]->err = errorLine(run.inputs[i].path.string() + ": " + e.what());
-            }
-            printReady(printed, i + 1);
-        }
-    } else {
-        std::unique_lock lock(mutex);
-        std::size_t seen = 0;
-        while (printed < count) {
-            changed.wait(lock, [&] { return finished > seen; });
-            seen = finished;
-            printReady(printed, seen);
-        }
     }
-    for (std::thread& t : threads) t.join();
+};
+
+}  // namespace
+
+std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
+    const std::size_t count = run.inputs.size();
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t jobs = std::min<std::size_t>(run.args.jobs > 0 ? std::size_t(run.args.jobs) : cores, count);
+    OrderedPrinter printer{run, run.progress ? terminalColumns() : 0};
+    Done done = runOnWorkers(
+        count, jobs, [&](std::size_t i) { return outcomeOf(run, work, i); },
+        [&](const Done& finished, std::size_t finishedCount) { printer.print(finished, finishedCount); });
+    std::vector<AssetOutcome> outcomes;
+    outcomes.reserve(count);
     for (auto& d : done) outcomes.push_back(std::move(*d));
     return outcomes;
 }

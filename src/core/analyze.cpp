@@ -4,7 +4,6 @@
 #include "stages.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -12,12 +11,6 @@
 namespace rootbake {
 
 namespace core {
-
-std::string num(double value, int digits) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, digits).ptr;
-    return std::string(text, end);
-}
 
 Status checkFinite(const Rig& rig, const Frames& f) {
     constexpr double kMaxCoordinate = 1e12;  // scene units: positions beyond are refused (squares stay finite)
@@ -48,7 +41,6 @@ NodeChannels channelsOf(const Clip& clip, int node) {
 using core::Frames;
 using core::horizontal;
 using core::NodeChannels;
-using core::num;
 
 namespace {
 
@@ -127,10 +119,10 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
                                                   Frames& frames, bool rootFirst, const std::vector<double>* turning,
                                                   double minimumTravel, ClipAnalysis& out) {
     const Options& options = in.options;
-    if (options.forceNoMotion) return std::optional<core::Travel>{};
-    if (options.forceSource != Source::FootContact && rootChannels.translation) {
+    if (options.source == SourceChoice::None) return std::optional<core::Travel>{};
+    if (options.source != SourceChoice::FootContact && rootChannels.translation) {
         core::TravelReading reading =
-            core::measureRootTravel(in, turning, minimumTravel, options.forceSource == Source::Root);
+            core::measureRootTravel(in, turning, minimumTravel, options.source == SourceChoice::Root);
         out.reason += "; " + reading.reason;
         if (reading.travel) {
             out.source = Source::Root;
@@ -138,12 +130,12 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
             return std::move(reading.travel);
         }
     }
-    if (options.forceSource == Source::Root) return std::optional<core::Travel>{};
+    if (options.source == SourceChoice::Root) return std::optional<core::Travel>{};
     if (rootFirst) {
         frames = core::sampleFrames(in.rig, in.clip, out.from, out.to, frames.count - 1, out.character, out.root);
         if (Status s = core::checkFinite(in.rig, frames); !s) return s.error();
     }
-    auto contact = core::measureContactTravel(in, turning, minimumTravel, options.forceSource == Source::FootContact);
+    auto contact = core::measureContactTravel(in, turning, minimumTravel, options.source == SourceChoice::FootContact);
     if (!contact) return contact.error();
     out.reason += "; " + contact->reading.reason;
     if (contact->reading.travel) {
@@ -214,7 +206,7 @@ void fillTrack(const Rig& rig, const Clip& clip, const Options& options, const N
         out.lateralDrift = glm::dvec3(0.0);
         out.track.translation.assign(trackFrames->count, glm::dvec3(0.0));
         out.track.yaw.assign(trackFrames->count, 0.0);
-        if (!options.forceNoMotion) out.reason += "; source none: no travel and no turn";
+        if (options.source != SourceChoice::None) out.reason += "; source none: no travel and no turn";
     }
     if (out.source != Source::FootContact) out.contacts.clear();
     out.strideLength = glm::dot(out.stride, out.travelDirection);
@@ -269,7 +261,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     if (!character) return character.error();
     out.character = *character;
     const NodeChannels rootChannels = out.root >= 0 ? core::channelsOf(clip, out.root) : NodeChannels{};
-    if (options.forceSource == Source::Root && !rootChannels.translation)
+    if (options.source == SourceChoice::Root && !rootChannels.translation)
         return Error{"source root was asked for, but the root \"" + nodeLabel(rig, anchor) +
                      "\" has no position animation"};
 
@@ -283,8 +275,8 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     // A clip whose travel may be in the root's keys needs the root's chain at every sample,
     // and the whole rig only at its first and last frames (the height, the loop): the rest
     // of the rig is posed at every sample only if the contacts are measured after all.
-    const bool rootFirst = out.root >= 0 && rootChannels.translation && options.forceSource != Source::FootContact &&
-                           !options.forceNoMotion;
+    const bool rootFirst = out.root >= 0 && rootChannels.translation && options.source != SourceChoice::FootContact &&
+                           options.source != SourceChoice::None;
     Frames frames = core::sampleFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, rootFirst);
     const Frames ends =
         rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
@@ -300,7 +292,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     const core::StageInput in{rig, clip, options, frames, out.root, out.character, up, out.characterHeight,
                               out.duration};
 
-    if (options.forceNoMotion) out.reason += "; source none: forced";
+    if (options.source == SourceChoice::None) out.reason += "; source none: forced";
     core::Turn turn = core::measureTurn(in);
     if (!turn.reason.empty()) out.reason += "; " + turn.reason;
     const std::vector<double>* turning = turn.yaw.empty() ? nullptr : &turn.yaw;

@@ -51,9 +51,9 @@ Result<ContactSet> chooseContacts(const StageInput& in) {
         return findContacts(in.rig, in.clip, in.frames, base, in.character, in.up, in.height);
     }
     std::vector<int> nodes;
-    for (const std::string& label : in.options.contactNodes) {
-        const int node = findNode(in.rig, label);
-        if (node < 0) return Error{"contact node \"" + label + "\" is not in the asset"};
+    for (const NodeRef& given : in.options.contactNodes) {
+        const int node = findNode(in.rig, given);
+        if (node < 0) return Error{"contact node \"" + nodeRefLabel(given) + "\" is not in the asset"};
         nodes.push_back(node);
     }
     return givenContacts(in.frames, std::move(nodes), in.up);
@@ -132,7 +132,7 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     if (!yaw) {
         // Straight: only the travel along the direction, as for root travel.
         if (!in.options.extractLateralMotion) {
-            const double snap = in.options.directionSnapAngle >= 0.0 ? in.options.directionSnapAngle : kDeducedSnapAngle;
+            const double snap = in.options.directionSnapAngle.value_or(kDeducedSnapAngle);
             travel.direction = snapDirection(travel.direction, in.up, snap);
         }
         for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);

@@ -40,7 +40,7 @@ Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& o
     RootChoice choice;
     if (!options.rootNode.empty()) {
         choice.root = findNode(rig, options.rootNode);
-        if (choice.root < 0) return Error{"root node \"" + options.rootNode + "\" is not in the asset"};
+        if (choice.root < 0) return Error{"root node \"" + nodeRefLabel(options.rootNode) + "\" is not in the asset"};
         choice.reason = "root: " + nodeLabel(rig, choice.root) + " (given)";
         return choice;
     }
@@ -56,13 +56,14 @@ Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& o
 Result<int> chooseCharacter(const Rig& rig, const Clip& clip, const Options& options, int anchor) {
     if (options.characterNode.empty()) return -1;
     const int character = findNode(rig, options.characterNode);
-    if (character < 0) return Error{"character node \"" + options.characterNode + "\" is not in the asset"};
+    const std::string given = nodeRefLabel(options.characterNode);
+    if (character < 0) return Error{"character node \"" + given + "\" is not in the asset"};
     if (!isDescendant(rig, anchor, character))
-        return Error{"character node \"" + options.characterNode + "\" is not an ancestor of the root \"" +
+        return Error{"character node \"" + given + "\" is not an ancestor of the root \"" +
                      nodeLabel(rig, anchor) + "\""};
     const NodeChannels animatedCharacter = channelsOf(clip, character);
     if (animatedCharacter.translation || animatedCharacter.rotation)
-        return Error{"character node \"" + options.characterNode +
+        return Error{"character node \"" + given +
                      "\" is animated in position or rotation: it is to receive the motion; pass an ancestor "
                      "the clip does not animate"};
     return character;
@@ -83,19 +84,29 @@ double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::
 
 }  // namespace core
 
-int findNode(const Rig& rig, const std::string& label) {
-    for (int n = 0; n < rig.size(); ++n)
-        if (rig.name[n] == label) return n;
+NodeRef parseNodeRef(std::string text) {
+    NodeRef ref;
     const std::string_view prefix = "nodes[";
-    if (label.size() > prefix.size() + 1 && label.compare(0, prefix.size(), prefix) == 0 && label.back() == ']') {
+    if (text.size() > prefix.size() + 1 && text.compare(0, prefix.size(), prefix) == 0 && text.back() == ']') {
         int index = -1;
-        const char* first = label.data() + prefix.size();
-        const char* last = label.data() + label.size() - 1;
+        const char* first = text.data() + prefix.size();
+        const char* last = text.data() + text.size() - 1;
         const auto parsed = std::from_chars(first, last, index);
-        if (parsed.ec == std::errc() && parsed.ptr == last && index >= 0 &&
-            index < static_cast<int>(rig.rigIndexOfGltf.size()))
-            return rig.rigIndexOfGltf[index];
+        if (parsed.ec == std::errc() && parsed.ptr == last && index >= 0) ref.index = index;
     }
+    ref.name = std::move(text);
+    return ref;
+}
+
+std::string nodeRefLabel(const NodeRef& ref) {
+    return !ref.name.empty() || ref.index < 0 ? ref.name : "nodes[" + std::to_string(ref.index) + "]";
+}
+
+int findNode(const Rig& rig, const NodeRef& ref) {
+    if (!ref.name.empty())
+        for (int n = 0; n < rig.size(); ++n)
+            if (rig.name[n] == ref.name) return n;
+    if (ref.index >= 0 && ref.index < static_cast<int>(rig.rigIndexOfGltf.size())) return rig.rigIndexOfGltf[ref.index];
     return -1;
 }
 

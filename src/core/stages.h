@@ -5,6 +5,7 @@
 
 #include "contacts.h"
 #include "frames.h"
+#include "rootbake/num.h"
 
 #include <optional>
 #include <string>
@@ -14,9 +15,6 @@ namespace rootbake::core {
 
 // Node positions the frames of one clip may keep: maxSamples x this (2^25, 768 MiB, by default).
 constexpr int kNodeSamplesPerSample = 8;
-
-// A number for a reason line: locale-independent, `digits` significant digits.
-std::string num(double value, int digits = 4);
 
 // Finite keys can still compose to huge or infinite positions (scales of 1e30 in a
 // chain): refused, so every number the analysis derives stays finite.

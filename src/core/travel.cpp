@@ -47,8 +47,7 @@ TravelReading measureRootTravel(const StageInput& in, const std::vector<double>*
     if (netLength > 0.0) travel.direction = net / netLength;
     const bool lateral = in.options.extractLateralMotion;
     if (!yaw && !lateral) {
-        const double snap = in.options.directionSnapAngle >= 0.0 ? in.options.directionSnapAngle : 0.0;
-        travel.direction = snapDirection(travel.direction, in.up, snap);
+        travel.direction = snapDirection(travel.direction, in.up, in.options.directionSnapAngle.value_or(0.0));
         // What the root still drifts sideways of a snapped direction would pop back
         // at every loop: it is removed from the keys, evenly, but not applied.
         travel.lateralDrift = net - travel.direction * glm::dot(net, travel.direction);

@@ -22,12 +22,12 @@ std::vector<double> measureRootYaw(const Frames& frames, const glm::dvec3& up) {
 Turn measureTurn(const StageInput& in) {
     Turn turn;
     const Options& options = in.options;
-    if (in.root < 0 || options.extractRotation == 0 || !channelsOf(in.clip, in.root).rotation ||
-        options.forceNoMotion)
+    if (in.root < 0 || options.extractRotation == Toggle::Off || !channelsOf(in.clip, in.root).rotation ||
+        options.source == SourceChoice::None)
         return turn;
     std::vector<double> measured = measureRootYaw(in.frames, in.up);
     const double endTurn = std::abs(wrapAngle(measured.back()));
-    if (options.extractRotation == 1 || endTurn >= options.minimumTurn) {
+    if (options.extractRotation == Toggle::On || endTurn >= options.minimumTurn) {
         turn.yaw = std::move(measured);
         turn.reason = "turn " + num(turn.yaw.back() * 180 / std::numbers::pi, 3) + " deg extracted (minimum " +
                       num(options.minimumTurn * 180 / std::numbers::pi, 3) + ")";

@@ -39,7 +39,7 @@ void doubtDeduction(ClipAnalysis& out) {
 void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels) {
     if (out.root >= 0 && out.characterHeight == 0.0)
         out.warnings.push_back("the joints under the root have no height: thresholds are in scene units");
-    if (options.extractRotation == 1 && out.root >= 0 && !rootChannels.rotation)
+    if (options.extractRotation == Toggle::On && out.root >= 0 && !rootChannels.rotation)
         out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
     if (out.source == Source::FootContact) doubtDeduction(out);
 }

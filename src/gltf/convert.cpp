@@ -1,12 +1,12 @@
 // glTF nodes and animations to the core's Rig and Clips.
 #include "gltf/internal.h"
+#include "rootbake/num.h"
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
 #include <cmath>
-#include <cstdio>
 
 namespace rootbake::gltf {
 
@@ -19,11 +19,6 @@ std::string node(std::uint64_t v) {
     return "nodes[" + n(v) + "]";
 }
 
-std::string number(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", v);
-    return text;
-}
 
 }  // namespace
 
@@ -116,71 +111,103 @@ Status readNode(const Json& j, const Where& at, std::size_t meshes, std::size_t 
     // Small drift (text with few digits) is normalized away.
     const double length = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
     if (std::abs(length - 1.0) > 1e-2)
-        return fail(Where(at, "rotation"), "length " + number(length) + " (a unit quaternion expected)");
+        return fail(Where(at, "rotation"), "length " + num(length, 9) + " (a unit quaternion expected)");
     rest.translation = glm::dvec3(t[0], t[1], t[2]);
     rest.rotation = glm::dquat(r[3] / length, r[0] / length, r[1] / length, r[2] / length);
     rest.scale = glm::dvec3(s[0], s[1], s[2]);
     return Ok{};
 }
 
-}  // namespace
+// Per glTF node: parent, rest pose, and children as one flat list.
+struct NodeTable {
+    std::vector<int> parentOf;
+    std::vector<Transform> rest;
+    std::vector<std::string> names;
+    std::vector<std::uint8_t> hasMesh;
+    std::vector<std::size_t> childStart;  // node i's children: children[childStart[i], childStart[i + 1])
+    std::vector<int> children;
+};
 
-Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
-    const Json *nodes = nullptr, *scenes = nullptr, *meshes = nullptr, *skins = nullptr, *cameras = nullptr;
-    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
-    ROOTBAKE_TRY(getCollection(document, "scenes", scenes));
+Status readNodes(const Json* nodes, const Json& document, const Where& all, NodeTable& table) {
+    const Json *meshes = nullptr, *skins = nullptr, *cameras = nullptr;
     ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
     ROOTBAKE_TRY(getCollection(document, "skins", skins));
     ROOTBAKE_TRY(getCollection(document, "cameras", cameras));
     const std::size_t count = sizeOf(nodes);
-    const Where all(kRoot, "nodes");
-
-    // Per glTF node: parent, rest pose, and children as one flat list.
-    std::vector<int> parentOf(count, -1);
-    std::vector<Transform> rest(count);
-    std::vector<std::string> names(count);
-    std::vector<std::uint8_t> hasMesh(count, 0);
-    std::vector<std::size_t> childStart(count + 1, 0);
-    std::vector<int> children;
+    table.parentOf.assign(count, -1);
+    table.rest.resize(count);
+    table.names.resize(count);
+    table.hasMesh.assign(count, 0);
+    table.childStart.assign(count + 1, 0);
     for (std::size_t i = 0; i < count; ++i) {
         const Json& j = (*nodes)[i];
         const Where at(all, i);
         bool mesh = false;
-        ROOTBAKE_TRY(
-            readNode(j, at, sizeOf(meshes), sizeOf(skins), sizeOf(cameras), rest[i], names[i], mesh));
-        hasMesh[i] = mesh ? 1 : 0;
+        ROOTBAKE_TRY(readNode(j, at, sizeOf(meshes), sizeOf(skins), sizeOf(cameras), table.rest[i], table.names[i], mesh));
+        table.hasMesh[i] = mesh ? 1 : 0;
         const Json* list = nullptr;
         ROOTBAKE_TRY(getArray(j, at, "children", false, list));
         const Where ca(at, "children");
         for (std::size_t k = 0; k < sizeOf(list); ++k) {
             int child = -1;
             ROOTBAKE_TRY(toIndex((*list)[k], Where(ca, k), count, "nodes", child));
-            if (parentOf[child] == static_cast<int>(i))
-                return fail(Where(ca, k), node(child) + " is listed twice");
-            if (parentOf[child] >= 0)
-                return fail(Where(ca, k), node(child) + " is already a child of " + node(parentOf[child]) +
+            if (table.parentOf[child] == static_cast<int>(i)) return fail(Where(ca, k), node(child) + " is listed twice");
+            if (table.parentOf[child] >= 0)
+                return fail(Where(ca, k), node(child) + " is already a child of " + node(table.parentOf[child]) +
                                               " (a node has at most one parent)");
-            parentOf[child] = static_cast<int>(i);
-            children.push_back(child);
+            table.parentOf[child] = static_cast<int>(i);
+            table.children.push_back(child);
         }
-        childStart[i + 1] = children.size();
+        table.childStart[i + 1] = table.children.size();
     }
+    return Ok{};
+}
 
-    // Parent-first (depth-first) order from the roots in index order. Every
-    // node has at most one parent, so a node never reached is in a cycle or
-    // below one: building the order is the cycle check. No recursion.
+// The error for nodes no root reaches: the cycle above the first of them, parent -> child.
+Error cycleError(const std::vector<int>& parentOf, const Rig& rig, const Where& all) {
+    const std::size_t count = parentOf.size();
+    std::size_t first = 0;
+    while (rig.rigIndexOfGltf[first] >= 0) ++first;
+    // Walk up from the first unreached node until a node repeats: that is the cycle.
+    std::vector<int> seenAt(count, -1);
+    std::vector<int> walk;
+    int g = static_cast<int>(first);
+    while (seenAt[g] < 0) {
+        seenAt[g] = static_cast<int>(walk.size());
+        walk.push_back(g);
+        g = parentOf[g];
+    }
+    // walk[seenAt[g]..] goes child -> parent; print parent -> child.
+    std::string cycle = node(g);
+    constexpr std::size_t kShown = 8;
+    const std::size_t begin = static_cast<std::size_t>(seenAt[g]);
+    for (std::size_t k = walk.size(), shown = 0; k > begin; --k, ++shown) {
+        if (shown == kShown && k - begin > 1) {
+            cycle += " -> ...";
+            k = begin + 1;
+        }
+        cycle += " -> " + node(walk[k - 1]);
+    }
+    return fail(Where(all, static_cast<std::size_t>(g)), "cycle in the node hierarchy: " + cycle);
+}
+
+// Parent-first (depth-first) order from the roots in index order. Every node has at most
+// one parent, so a node never reached is in a cycle or below one: building the order is
+// the cycle check. No recursion.
+Status orderParentFirst(NodeTable& table, const LoadLimits& limits, const Where& all, Rig& rig) {
+    const std::size_t count = table.parentOf.size();
     rig = Rig{};
     rig.rigIndexOfGltf.assign(count, -1);
     rig.parent.reserve(count);
     std::vector<int> depth(count, 0);
     std::vector<int> stack;
     for (std::size_t root = 0; root < count; ++root) {
-        if (parentOf[root] >= 0) continue;
+        if (table.parentOf[root] >= 0) continue;
         stack.push_back(static_cast<int>(root));
         while (!stack.empty()) {
             const int g = stack.back();
             stack.pop_back();
-            const int p = parentOf[g];
+            const int p = table.parentOf[g];
             if (p >= 0 && depth[p] + 1 > limits.maxDepth)
                 return fail(Where(all, static_cast<std::size_t>(g)),
                             "deeper than maxDepth (" + n(limits.maxDepth) + " levels) in the node hierarchy");
@@ -188,40 +215,21 @@ Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
             rig.rigIndexOfGltf[g] = rig.size();
             rig.parent.push_back(p >= 0 ? rig.rigIndexOfGltf[p] : -1);
             rig.gltfIndex.push_back(g);
-            rig.rest.push_back(rest[g]);
-            rig.name.push_back(std::move(names[g]));
-            rig.hasMesh.push_back(hasMesh[g]);
-            for (std::size_t k = childStart[g + 1]; k > childStart[g]; --k) stack.push_back(children[k - 1]);
+            rig.rest.push_back(table.rest[g]);
+            rig.name.push_back(std::move(table.names[g]));
+            rig.hasMesh.push_back(table.hasMesh[g]);
+            for (std::size_t k = table.childStart[g + 1]; k > table.childStart[g]; --k)
+                stack.push_back(table.children[k - 1]);
         }
     }
-    if (static_cast<std::size_t>(rig.size()) != count) {
-        std::size_t first = 0;
-        while (rig.rigIndexOfGltf[first] >= 0) ++first;
-        // Walk up from the first unreached node until a node repeats: that is the cycle.
-        std::vector<int> seenAt(count, -1);
-        std::vector<int> walk;
-        int g = static_cast<int>(first);
-        while (seenAt[g] < 0) {
-            seenAt[g] = static_cast<int>(walk.size());
-            walk.push_back(g);
-            g = parentOf[g];
-        }
-        // walk[seenAt[g]..] goes child -> parent; print parent -> child.
-        std::string cycle = node(g);
-        constexpr std::size_t kShown = 8;
-        const std::size_t begin = static_cast<std::size_t>(seenAt[g]);
-        for (std::size_t k = walk.size(), shown = 0; k > begin; --k, ++shown) {
-            if (shown == kShown && k - begin > 1) {
-                cycle += " -> ...";
-                k = begin + 1;
-            }
-            cycle += " -> " + node(walk[k - 1]);
-        }
-        return fail(Where(all, static_cast<std::size_t>(g)), "cycle in the node hierarchy: " + cycle);
-    }
+    if (static_cast<std::size_t>(rig.size()) != count) return cycleError(table.parentOf, rig, all);
+    return Ok{};
+}
 
-    // Scenes list roots only, each once.
+// Scenes list roots only, each once.
+Status validateScenes(const Json* scenes, const std::vector<int>& parentOf) {
     const Where sa(kRoot, "scenes");
+    const std::size_t count = parentOf.size();
     std::vector<int> listedIn(count, -1);
     for (std::size_t s = 0; s < sizeOf(scenes); ++s) {
         const Where at(sa, s);
@@ -232,13 +240,25 @@ Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
             int root = -1;
             ROOTBAKE_TRY(toIndex((*list)[k], Where(na, k), count, "nodes", root));
             if (parentOf[root] >= 0)
-                return fail(Where(na, k),
-                            node(root) + " is not a root (it is a child of " + node(parentOf[root]) + ")");
-            if (listedIn[root] == static_cast<int>(s))
-                return fail(Where(na, k), node(root) + " is listed twice");
+                return fail(Where(na, k), node(root) + " is not a root (it is a child of " + node(parentOf[root]) + ")");
+            if (listedIn[root] == static_cast<int>(s)) return fail(Where(na, k), node(root) + " is listed twice");
             listedIn[root] = static_cast<int>(s);
         }
     }
+    return Ok{};
+}
+
+}  // namespace
+
+Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
+    const Json *nodes = nullptr, *scenes = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
+    ROOTBAKE_TRY(getCollection(document, "scenes", scenes));
+    const Where all(kRoot, "nodes");
+    NodeTable table;
+    ROOTBAKE_TRY(readNodes(nodes, document, all, table));
+    ROOTBAKE_TRY(orderParentFirst(table, limits, all, rig));
+    ROOTBAKE_TRY(validateScenes(scenes, table.parentOf));
     int scene = -1;
     ROOTBAKE_TRY(getIndex(document, kRoot, "scene", false, sizeOf(scenes), "scenes", scene));
     return Ok{};
@@ -276,18 +296,18 @@ struct KeyData {
         bool repeated = false;  // one warning per accessor
         for (std::size_t k = 0; k < t.size(); ++k) {
             if (!std::isfinite(t[k])) return fail(at, key(k) + "time is not finite");
-            if (t[k] < 0.0f) return fail(at, key(k) + "time " + number(t[k]) + " is negative");
+            if (t[k] < 0.0f) return fail(at, key(k) + "time " + num(t[k], 9) + " is negative");
             if (k > 0 && t[k] == t[k - 1]) {
                 // three.js's LittlestTokyo has these; viewers play them as a step.
-                if (!repeated) warnings.push_back(at.str() + ": " + key(k) + "time " + number(t[k]) +
+                if (!repeated) warnings.push_back(at.str() + ": " + key(k) + "time " + num(t[k], 9) +
                                                   " repeats the previous key's: played as a step to the later key");
                 repeated = true;
             } else if (k > 0 && !(t[k] > t[k - 1])) {
                 const AccessorLayout& a = layout.accessors[accessor];
                 const char* zeros =
                     a.view < 0 && a.sparseCount == 0 ? ", and the accessor has no bufferView: all zeros" : "";
-                return fail(at, key(k) + "time " + number(t[k]) + " is not after the previous key's " +
-                                    number(t[k - 1]) + " (times must not decrease" + zeros + ")");
+                return fail(at, key(k) + "time " + num(t[k], 9) + " is not after the previous key's " +
+                                    num(t[k - 1], 9) + " (times must not decrease" + zeros + ")");
             }
         }
         first[accessor] = t.front();

@@ -3,6 +3,7 @@
 // picture keeps its colours; colours are the Okabe-Ito palette, and every
 // series also differs in dash or mark shape, for colour blindness and print.
 #include "report/report.h"
+#include "rootbake/num.h"
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -66,10 +67,7 @@ std::string vectorText(const glm::dvec3& v, int decimals) {
 }
 
 // A setting as the user gave it (0.1, 60), not a measured figure: 6 significant digits, no trailing zeros.
-std::string setting(double v) {
-    char text[32];
-    return std::string(text, std::to_chars(text, text + sizeof text, v, std::chars_format::general, 6).ptr);
-}
+std::string setting(double v) { return num(v, 6); }
 
 // "+Y" for a coordinate axis, else the vector.
 std::string axisName(const glm::dvec3& v) {
@@ -326,18 +324,30 @@ void drawTimeTicks(Svg& svg, const TimeAxis& axis, double top, double bottom, bo
 
 // ---- one clip's pictures -------------------------------------------------------------
 
-std::string topView(const ClipReport& c) {
-    const ClipAnalysis& a = c.analysis;
-    const GroundPlane plane = groundPlane(a.upAxis);
-    auto project = [&](const std::vector<glm::dvec3>& points) {
+// The top view's plot: the ground plane's scene units to px, equal axes, framing every point drawn.
+struct TopFrame {
+    double scale = 1.0;       // px per scene unit
+    double plotHeight = 0.0;  // px
+    glm::dvec2 origin{0.0};   // bottom-left corner, scene units
+    glm::dvec2 view{0.0};     // scene units across and up
+
+    glm::dvec2 toPx(const glm::dvec2& p) const {
+        return glm::dvec2((p.x - origin.x) * scale, (origin.y + view.y - p.y) * scale);
+    }
+    std::vector<glm::dvec2> toPx(const std::vector<glm::dvec2>& points) const {
         std::vector<glm::dvec2> out;
         out.reserve(points.size());
-        for (const glm::dvec3& p : points) out.push_back(plane.at(p));
+        for (const glm::dvec2& p : points) out.push_back(toPx(p));
         return out;
-    };
-    const std::vector<glm::dvec2> source = project(c.sourceRootPath), baked = project(c.bakedRootPath),
-                                  character = project(a.track.translation);
+    }
+};
 
+// The root paths (source, baked) and the character's track, on the ground plane.
+struct TopPaths {
+    std::vector<glm::dvec2> source, baked, character;
+};
+
+TopFrame frameTopView(const ClipReport& c, const GroundPlane& plane, const TopPaths& paths) {
     // Bounds of everything drawn, and the origin.
     glm::dvec2 lo(0.0), hi(0.0);
     auto include = [&](const glm::dvec2& p) {
@@ -345,95 +355,91 @@ std::string topView(const ClipReport& c) {
         lo = glm::min(lo, p);
         hi = glm::max(hi, p);
     };
-    for (const auto* path : {&source, &baked, &character})
+    for (const auto* path : {&paths.source, &paths.baked, &paths.character})
         for (const glm::dvec2& p : *path) include(p);
     for (const PlantedMark& m : c.marks)
         include(plane.at(m.touchDown)), include(plane.at(m.liftOff)), include(plane.at(m.foothold));
-    const double height = a.characterHeight > 0.0 ? a.characterHeight : 1.0;
+    const double height = c.analysis.characterHeight > 0.0 ? c.analysis.characterHeight : 1.0;
     const double minimumSpan = 0.5 * height;
     const glm::dvec2 centre = (lo + hi) * 0.5;
     glm::dvec2 span = glm::max(hi - lo, glm::dvec2(minimumSpan * 0.25));
     span *= 1.2;  // margin
     span = glm::max(span, glm::dvec2(minimumSpan));
 
-    constexpr double kWide = kTopViewWidth, kMinTall = 240, kMaxTall = 460;
-    const double scale = std::min(kWide / span.x, kMaxTall / span.y);  // px per scene unit, equal axes
-    const double plotHeight = std::clamp(span.y * scale, kMinTall, kMaxTall);
-    const glm::dvec2 view(kWide / scale, plotHeight / scale);
-    const glm::dvec2 origin = centre - view * 0.5;  // bottom-left corner, scene units
-    auto toPx = [&](const glm::dvec2& p) { return glm::dvec2((p.x - origin.x) * scale, (origin.y + view.y - p.y) * scale); };
-    auto toPxAll = [&](const std::vector<glm::dvec2>& points) {
-        std::vector<glm::dvec2> out;
-        out.reserve(points.size());
-        for (const glm::dvec2& p : points) out.push_back(toPx(p));
-        return out;
-    };
+    constexpr double kMinTall = 240, kMaxTall = 460;
+    TopFrame frame;
+    frame.scale = std::min(kTopViewWidth / span.x, kMaxTall / span.y);
+    frame.plotHeight = std::clamp(span.y * frame.scale, kMinTall, kMaxTall);
+    frame.view = glm::dvec2(kTopViewWidth / frame.scale, frame.plotHeight / frame.scale);
+    frame.origin = centre - frame.view * 0.5;
+    return frame;
+}
 
-    constexpr double kLegend = 88;
-    Svg svg("topview", kWide, plotHeight + kLegend,
-            "Top view of " + clipTitle(c) + ": root and character paths on the ground plane, metres");
-    svg.rect(0, 0, kWide, plotHeight, "#FAFAFA", "#BBBBBB");
-
-    // Grid at the scale bar's step.
-    const double step = niceStep(std::min(view.x, view.y), 4);
-    for (int k = static_cast<int>(std::ceil(origin.x / step)); k * step <= origin.x + view.x; ++k) {
-        const double x = toPx({k * step, 0}).x;
-        svg.line(x, 0, x, plotHeight, k == 0 ? "#C8C8C8" : kGrid);
+// Grid lines at `step` scene units, the axes through the origin darker.
+void drawTopGrid(Svg& svg, const TopFrame& f, double step) {
+    for (int k = static_cast<int>(std::ceil(f.origin.x / step)); k * step <= f.origin.x + f.view.x; ++k) {
+        const double x = f.toPx({k * step, 0}).x;
+        svg.line(x, 0, x, f.plotHeight, k == 0 ? "#C8C8C8" : kGrid);
     }
-    for (int k = static_cast<int>(std::ceil(origin.y / step)); k * step <= origin.y + view.y; ++k) {
-        const double y = toPx({0, k * step}).y;
-        svg.line(0, y, kWide, y, k == 0 ? "#C8C8C8" : kGrid);
+    for (int k = static_cast<int>(std::ceil(f.origin.y / step)); k * step <= f.origin.y + f.view.y; ++k) {
+        const double y = f.toPx({0, k * step}).y;
+        svg.line(0, y, kTopViewWidth, y, k == 0 ? "#C8C8C8" : kGrid);
     }
+}
 
-    // Planted contacts under the paths: where each moved from touch-down to lift-off, then its foothold.
+// Planted contacts under the paths (where each moved from touch-down to lift-off, then its
+// foothold), the character's track and the source root, then the baked root on top, in the
+// box it stays in.
+void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const TopFrame& f, const TopPaths& paths) {
     for (const PlantedMark& m : c.marks) {
-        const glm::dvec2 p0 = toPx(plane.at(m.touchDown)), p1 = toPx(plane.at(m.liftOff));
+        const glm::dvec2 p0 = f.toPx(plane.at(m.touchDown)), p1 = f.toPx(plane.at(m.liftOff));
         if (glm::length(p1 - p0) >= 1.0) svg.line(p0.x, p0.y, p1.x, p1.y, laneColour(m.lane), 1.5);
     }
     for (const PlantedMark& m : c.marks) {
-        const glm::dvec2 p = toPx(plane.at(m.foothold));
+        const glm::dvec2 p = f.toPx(plane.at(m.foothold));
         svg.mark(m.lane, p.x, p.y, 10);
     }
-
-    svg.polyline(toPxAll(character), kBlack, 2.0);
-    svg.polyline(toPxAll(source), kVermillion, 2.0, "6 4");
-    if (!character.empty()) {
-        const glm::dvec2 start = toPx(character.front()), end = toPx(character.back());
+    svg.polyline(f.toPx(paths.character), kBlack, 2.0);
+    svg.polyline(f.toPx(paths.source), kVermillion, 2.0, "6 4");
+    if (!paths.character.empty()) {
+        const glm::dvec2 start = f.toPx(paths.character.front()), end = f.toPx(paths.character.back());
         svg.circle(start.x, start.y, 4.5, "#FFFFFF", kBlack);
         svg.circle(end.x, end.y, 3.5, kBlack);
     }
-    // The baked root on top, in the box it stays in.
-    if (!baked.empty()) {
-        const Box box = boxOf(c.bakedRootPath, plane);
-        const glm::dvec2 a0 = toPx(box.lo), a1 = toPx(box.hi);
-        const double x0 = std::min(a0.x, a1.x) - 3, y0 = std::min(a0.y, a1.y) - 3;
-        svg.rect(x0, y0, std::abs(a1.x - a0.x) + 6, std::abs(a1.y - a0.y) + 6, kBluishGreen, nullptr, "0.18");
-        svg.polyline(toPxAll(baked), kBluishGreen, 2.5);
-        // Named where it sits: it is often only a few pixels across.
-        const double lx = std::max(a0.x, a1.x) + 8, lyBox = std::max(a0.y, a1.y) + 14;
-        const bool left = lx > kWide - 80;
-        svg.text(left ? std::min(a0.x, a1.x) - 8 : lx, std::min(lyBox, plotHeight - 36), "baked root",
-                 left ? "end" : "start", "#00704F", 12, true);
-    }
+    if (paths.baked.empty()) return;
+    const Box box = boxOf(c.bakedRootPath, plane);
+    const glm::dvec2 a0 = f.toPx(box.lo), a1 = f.toPx(box.hi);
+    const double x0 = std::min(a0.x, a1.x) - 3, y0 = std::min(a0.y, a1.y) - 3;
+    svg.rect(x0, y0, std::abs(a1.x - a0.x) + 6, std::abs(a1.y - a0.y) + 6, kBluishGreen, nullptr, "0.18");
+    svg.polyline(f.toPx(paths.baked), kBluishGreen, 2.5);
+    // Named where it sits: it is often only a few pixels across.
+    const double lx = std::max(a0.x, a1.x) + 8, lyBox = std::max(a0.y, a1.y) + 14;
+    const bool left = lx > kTopViewWidth - 80;
+    svg.text(left ? std::min(a0.x, a1.x) - 8 : lx, std::min(lyBox, f.plotHeight - 36), "baked root",
+             left ? "end" : "start", "#00704F", 12, true);
+}
 
-    // Scale bar, bottom left.
-    const double bar = step * scale;
-    svg.rect(6, plotHeight - 30, bar + 16, 24, "#FFFFFF", nullptr, "0.85");
-    svg.line(14, plotHeight - 12, 14 + bar, plotHeight - 12, kInk, 3.0);
-    svg.line(14, plotHeight - 17, 14, plotHeight - 7, kInk, 1.5);
-    svg.line(14 + bar, plotHeight - 17, 14 + bar, plotHeight - 7, kInk, 1.5);
-    svg.text(14 + bar / 2, plotHeight - 18, formatTick(step, step) + " m", "middle");
+// A bar `step` scene units long, bottom left.
+void drawScaleBar(Svg& svg, const TopFrame& f, double step) {
+    const double bar = step * f.scale;
+    const double h = f.plotHeight;
+    svg.rect(6, h - 30, bar + 16, 24, "#FFFFFF", nullptr, "0.85");
+    svg.line(14, h - 12, 14 + bar, h - 12, kInk, 3.0);
+    svg.line(14, h - 17, 14, h - 7, kInk, 1.5);
+    svg.line(14 + bar, h - 17, 14 + bar, h - 7, kInk, 1.5);
+    svg.text(14 + bar / 2, h - 18, formatTick(step, step) + " m", "middle");
+}
 
-    // Which way is which, top right: an arrow per positive axis, named at its tip,
-    // in a box that fits the arrows and their names.
-    const std::vector<GroundAxis> axes = groundAxes(plane);
+// Which way is which, top right: an arrow per positive axis, named at its tip, in a box
+// that fits the arrows and their names.
+void drawCompass(Svg& svg, const std::vector<GroundAxis>& axes) {
     glm::dvec2 compassLo(-8.0), compassHi(8.0);  // around the arrows' common start, px
     for (const GroundAxis& axis : axes) {
         const glm::dvec2 at = axis.screen * 30.0;
         compassLo = glm::min(compassLo, at - glm::dvec2(20.0, 14.0));
         compassHi = glm::max(compassHi, at + glm::dvec2(20.0, 8.0));
     }
-    const glm::dvec2 compass(kWide - 6 - compassHi.x, 6 - compassLo.y);
+    const glm::dvec2 compass(kTopViewWidth - 6 - compassHi.x, 6 - compassLo.y);
     const glm::dvec2 compassSize = compassHi - compassLo;
     svg.rect(compass.x + compassLo.x, compass.y + compassLo.y, compassSize.x, compassSize.y, "#FFFFFF", nullptr, "0.85");
     for (const GroundAxis& axis : axes) {
@@ -444,9 +450,13 @@ std::string topView(const ClipReport& c) {
                  kInk, 12, true);
         svg.closeGroup();
     }
+}
 
-    // Legend, under the plot.
-    const double ly = plotHeight + 20;
+// The legend under the plot, from its top at ly - 20: the lines, the direction of travel as
+// it points on the plot, and which way is up.
+void drawTopLegend(Svg& svg, const ClipReport& c, const GroundPlane& plane, const std::vector<GroundAxis>& axes,
+                   double ly, double step) {
+    const ClipAnalysis& a = c.analysis;
     svg.line(8, ly - 4, 36, ly - 4, kVermillion, 2.0, "6 4");
     svg.text(42, ly, "root, source clip");
     svg.line(8, ly + 18, 36, ly + 18, kBluishGreen, 3.0);
@@ -456,7 +466,6 @@ std::string topView(const ClipReport& c) {
     for (int lane = 0; lane < std::min<int>(static_cast<int>(c.lanes.size()), 4); ++lane)
         svg.mark(lane, 234 + lane * 8, ly + 18, 8);
     svg.text(264, ly + 22, c.lanes.empty() ? "no contacts" : "planted contact (foothold)");
-    // The direction of travel, drawn as it points on the plot.
     if (a.source != Source::None && !printsAsZero(a.strideLength, kLengthDecimals)) {
         const glm::dvec2 d = plane.at(a.travelDirection * (a.strideLength < 0.0 ? -1.0 : 1.0));
         if (glm::length(d) > 1e-9) {
@@ -475,6 +484,29 @@ std::string topView(const ClipReport& c) {
                              (directions.empty() ? std::string() : ": " + directions) + "; grid " +
                              formatTick(step, step) + " m",
              "start", kMuted, 11);
+}
+
+std::string topView(const ClipReport& c) {
+    const GroundPlane plane = groundPlane(c.analysis.upAxis);
+    auto project = [&](const std::vector<glm::dvec3>& points) {
+        std::vector<glm::dvec2> out;
+        out.reserve(points.size());
+        for (const glm::dvec3& p : points) out.push_back(plane.at(p));
+        return out;
+    };
+    const TopPaths paths{project(c.sourceRootPath), project(c.bakedRootPath), project(c.analysis.track.translation)};
+    const TopFrame frame = frameTopView(c, plane, paths);
+    constexpr double kLegend = 88;
+    Svg svg("topview", kTopViewWidth, frame.plotHeight + kLegend,
+            "Top view of " + clipTitle(c) + ": root and character paths on the ground plane, metres");
+    svg.rect(0, 0, kTopViewWidth, frame.plotHeight, "#FAFAFA", "#BBBBBB");
+    const double step = niceStep(std::min(frame.view.x, frame.view.y), 4);  // the grid's and the scale bar's
+    drawTopGrid(svg, frame, step);
+    drawTopPaths(svg, c, plane, frame, paths);
+    drawScaleBar(svg, frame, step);
+    const std::vector<GroundAxis> axes = groundAxes(plane);
+    drawCompass(svg, axes);
+    drawTopLegend(svg, c, plane, axes, frame.plotHeight + 20, step);
     return svg.finish();
 }
 
@@ -805,14 +837,14 @@ std::string optionsText(const Options& o) {
     s += " \u00B7 " + setting(o.samplesPerSecond) + " samples/s";
     s += " \u00B7 minimum travel " + setting(o.minimumTravel) + " \u00D7 height";
     s += " \u00B7 minimum turn " + degrees(o.minimumTurn);
-    s += " \u00B7 direction snap " + (o.directionSnapAngle < 0 ? std::string("auto") : degrees(o.directionSnapAngle));
+    s += " \u00B7 direction snap " + (o.directionSnapAngle ? degrees(*o.directionSnapAngle) : std::string("auto"));
     s += std::string(" \u00B7 lateral ") + (o.extractLateralMotion ? "on" : "off");
-    s += std::string(" \u00B7 rotation ") + (o.extractRotation < 0 ? "auto" : o.extractRotation ? "on" : "off");
-    s += std::string(" \u00B7 source ") + (o.forceSource == Source::None ? "auto" : sourceName(o.forceSource));
-    s += " \u00B7 root " + (o.rootNode.empty() ? std::string("found") : o.rootNode);
-    if (!o.characterNode.empty()) s += " \u00B7 character node " + o.characterNode;
+    s += std::string(" \u00B7 rotation ") + kToggleNames[int(o.extractRotation)];
+    s += std::string(" \u00B7 source ") + kSourceChoiceNames[int(o.source)];
+    s += " \u00B7 root " + (o.rootNode.empty() ? std::string("found") : nodeRefLabel(o.rootNode));
+    if (!o.characterNode.empty()) s += " \u00B7 character node " + nodeRefLabel(o.characterNode);
     std::string contacts;
-    for (const std::string& c : o.contactNodes) contacts += (contacts.empty() ? "" : ", ") + c;
+    for (const NodeRef& c : o.contactNodes) contacts += (contacts.empty() ? "" : ", ") + nodeRefLabel(c);
     s += " \u00B7 contacts " + (contacts.empty() ? std::string("found") : contacts);
     return s;
 }
@@ -899,9 +931,7 @@ void appendJumpList(std::string& out, const std::vector<AssetReport>& assets) {
 std::string formatFixed(double value, int decimals) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char text[352];  // the longest double in fixed notation, with its decimals
-    char* end = std::to_chars(text, text + sizeof text, value, std::chars_format::fixed, decimals).ptr;
-    std::string out(text, end);
+    std::string out = fixedPoint(value, decimals);
     // A negative value that rounds to zero prints as zero.
     if (out[0] == '-' && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);
     return out;

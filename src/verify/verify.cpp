@@ -35,10 +35,6 @@ glm::dmat4 matrixOf(const rt::NodeTransform& t) {
     return toMatrix(m);
 }
 
-std::string gltfLabel(const Rig& rig, int node) {
-    return "nodes[" + std::to_string(rig.gltfIndex[node]) + "]";
-}
-
 // One pose of one clip: local transforms and scene matrices, buffers allocated once.
 struct Poser {
     const Rig& rig;
@@ -168,10 +164,10 @@ std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, 
                                        const glm::dvec3& upAxis) {
     Options options;
     options.upAxis = upAxis;
-    options.forceSource = Source::FootContact;
-    options.extractRotation = 0;  // the contacts do not depend on it
-    if (root >= 0) options.rootNode = gltfLabel(rig, root);
-    if (character >= 0) options.characterNode = gltfLabel(rig, character);
+    options.source = SourceChoice::FootContact;
+    options.extractRotation = Toggle::Off;  // the contacts do not depend on it
+    if (root >= 0) options.rootNode = nodeRefByIndex(rig.gltfIndex[root]);
+    if (character >= 0) options.characterNode = nodeRefByIndex(rig.gltfIndex[character]);
     auto analysis = analyzeClip(rig, inPlaceClip, options);
     return analysis ? analysis->contacts : std::vector<int>{};
 }

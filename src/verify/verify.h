@@ -70,7 +70,7 @@ ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const Cli
 
 // Leaf joints under `root` (every joint when -1) whose lowest point over the clip
 // comes within 0.1 x height of the lowest: the candidates analyzeClip with
-// forceSource = FootContact takes.
+// source = SourceChoice::FootContact takes.
 std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, int root, int character,
                                        const glm::dvec3& upAxis);
 

@@ -2,23 +2,17 @@
 
 #include "write/rootbone.h"
 #include "write/sha256.h"
+#include "rootbake/num.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 namespace rootbake {
 
 namespace {
 
-std::string num(double value) {
-    char text[32];
-    const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::general, 3).ptr;
-    return std::string(text, end);
-}
-
-// A count as digits while a double holds it exactly (2^53), else as num does.
-std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count); }
+// A count as digits while a double holds it exactly (2^53), else to 3 digits.
+std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count, 3); }
 
 }  // namespace
 
@@ -38,15 +32,15 @@ Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uin
         if (trackSamples > double(maxAssetTrackSamples))
             return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" +
                          (wanted < std::ceil(clip.end * options.samplesPerSecond)
-                              ? num(kSamplesPerKey) + " per key x its keys + 1), "
-                              : num(clip.end) + " s x " + num(options.samplesPerSecond) + " per second + 1), ") +
+                              ? num(kSamplesPerKey, 3) + " per key x its keys + 1), "
+                              : num(clip.end, 3) + " s x " + num(options.samplesPerSecond, 3) + " per second + 1), ") +
                          whole(trackSamples) +
                          " with the clips before it, more than maxAssetTrackSamples (" +
                          std::to_string(maxAssetTrackSamples) + ")"};
         total += samples * nodes;
         if (total > double(maxAssetNodeSamples))
             return Error{clipLabel(clip) + ": the " + std::to_string(i + 1) + " clips up to this one need " +
-                         num(total) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
+                         num(total, 3) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
                          " nodes) in all, more than maxAssetNodeSamples (" + std::to_string(maxAssetNodeSamples) +
                          ")"};
     }
