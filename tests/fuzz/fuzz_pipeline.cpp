@@ -75,7 +75,8 @@ void checkAsset(const Asset& asset) {
                     "channel value count");
             for (std::size_t k = 0; k < c.times.size(); ++k) {
                 require(std::isfinite(c.times[k]) && c.times[k] >= 0.0f, "key time not finite");
-                require(k == 0 || c.times[k] > c.times[k - 1], "key times not increasing");
+                // A repeated time is accepted (a step, with a warning: three.js's LittlestTokyo).
+                require(k == 0 || c.times[k] >= c.times[k - 1], "key times decreasing");
             }
             for (float v : c.values) require(std::isfinite(v), "key value not finite");
         }
