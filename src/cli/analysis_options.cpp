@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
 #include <type_traits>
 
 namespace rootbake::cli {
@@ -84,7 +85,12 @@ void markGiven(const AnalysisOption& option, AnalysisArgs& args) {
 }  // namespace
 
 const std::vector<AnalysisOption>& analysisOptions() {
-    static const std::vector<AnalysisOption> table = makeAnalysisOptions();
+    static const std::vector<AnalysisOption> table = [] {
+        std::vector<AnalysisOption> options = makeAnalysisOptions();
+        // AnalysisArgs::given has a bit per row: a 33rd option would shift past it, silently.
+        if (options.size() > 32) throw std::logic_error("more analysis options than AnalysisArgs::given has bits");
+        return options;
+    }();
     return table;
 }
 
