@@ -324,6 +324,12 @@ const std::vector<Case>& table() {
                "skins[0].joints[1]: index 2 out of range (2 nodes)"),
         memory("scene-3.gltf", [](Json& d, Bytes&) { d["scene"] = 3; }, "scene: index 3 out of range (1 scenes)"),
 
+        // ---- images: bytes from exactly one place (the schema's oneOf) ----
+        memory("image-without-source.gltf", [](Json& d, Bytes&) { d["images"] = {{{"mimeType", "image/png"}}}; },
+               "images[0]: neither uri nor bufferView (one of them is required)"),
+        memory("image-two-sources.gltf", [](Json& d, Bytes&) { d["images"] = {{{"uri", "a.png"}, {"bufferView", 0}, {"mimeType", "image/png"}}}; },
+               "images[0]: both uri and bufferView (only one is allowed)"),
+
         // ---- node graph ----
         memory("two-parents.gltf", [](Json& d, Bytes&) { d["nodes"].push_back({{"children", {1}}}); },
                "nodes[2].children[0]: nodes[1] is already a child of nodes[0]"),

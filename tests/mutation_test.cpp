@@ -183,6 +183,7 @@ TEST_CASE("regressions: every input that ever broke the pipeline runs clean (tes
         {"ten-hour-clip.gltf", nullptr},
         {"weights-only-clip.gltf", nullptr},
         {"ansi-node-name.glb", nullptr},
+        {"channel-without-node.gltf", nullptr},
     };
     const fs::path folder = fs::path(ROOTBAKE_SOURCE_DIR) / "tests" / "regressions";
     int files = 0, listed = 0;

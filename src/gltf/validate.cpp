@@ -340,6 +340,9 @@ Status validateImagesTexturesMaterials(const Json& document, std::size_t views) 
         const std::string* uri = nullptr;
         ROOTBAKE_TRY(getString((*images)[i], Where(ia, i), "uri", false, uri));
         ROOTBAKE_TRY(getIndex((*images)[i], Where(ia, i), "bufferView", false, views, "bufferViews", index));
+        // The schema's oneOf: an image's bytes come from exactly one place.
+        if (!uri && index < 0) return fail(Where(ia, i), "neither uri nor bufferView (one of them is required)");
+        if (uri && index >= 0) return fail(Where(ia, i), "both uri and bufferView (only one is allowed)");
     }
     const Where ta(kRoot, "textures");
     for (std::size_t i = 0; i < sizeOf(textures); ++i) {
