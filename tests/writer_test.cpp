@@ -78,7 +78,7 @@ Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOp
 std::vector<std::uint8_t> viewBytes(const Asset& asset, std::size_t v) {
     const Json& view = asset.document["bufferViews"][v];
     const std::size_t offset = view.value("byteOffset", std::size_t(0)), length = view["byteLength"];
-    const std::vector<std::uint8_t>& buffer = asset.buffers[view["buffer"].get<std::size_t>()];
+    const SharedBytes& buffer = asset.buffers[view["buffer"].get<std::size_t>()];
     REQUIRE(offset + length <= buffer.size());
     return {buffer.begin() + std::ptrdiff_t(offset), buffer.begin() + std::ptrdiff_t(offset + length)};
 }
@@ -267,7 +267,7 @@ TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copie
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     const Run run = bake(glb, "biped.glb");
-    const std::vector<std::uint8_t>& source = run.input.buffers[0];
+    const SharedBytes& source = run.input.buffers[0];
     std::uint64_t borrowed = 0, made = 0;
     for (const OutputPiece& p : run.baked.asset.main) {
         if (!p.bytes.empty()) {

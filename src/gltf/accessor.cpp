@@ -77,7 +77,7 @@ std::uint64_t readIndex(const std::uint8_t* p, int type) {
 }
 
 const std::uint8_t* viewData(const Layout& layout, int view,
-                             const std::vector<std::vector<std::uint8_t>>& buffers) {
+                             const std::vector<SharedBytes>& buffers) {
     const ViewLayout& v = layout.views[view];
     return buffers[v.buffer].data() + v.offset;
 }
@@ -100,7 +100,7 @@ const char* missingBytes(const Layout& layout, const AccessorLayout& a) {
 }
 
 void decodeAccessor(const Layout& layout, const AccessorLayout& a,
-                    const std::vector<std::vector<std::uint8_t>>& buffers, std::vector<float>& out) {
+                    const std::vector<SharedBytes>& buffers, std::vector<float>& out) {
     const std::size_t width = static_cast<std::size_t>(a.components);
     out.assign(static_cast<std::size_t>(a.count) * width, 0.0f);
     if (a.view >= 0) read(a, viewData(layout, a.view, buffers) + a.offset, a.stride, a.count, out.data());

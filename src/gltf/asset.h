@@ -6,6 +6,7 @@
 #pragma once
 
 #include "rootbake/bake.h"
+#include "gltf/read_file.h"
 #include "rootbake/result.h"
 
 #include <nlohmann/json.hpp>
@@ -43,9 +44,9 @@ struct Asset {
     nlohmann::ordered_json document;                // the JSON as read, key order kept
     // The text the document was parsed from (a GLB's JSON chunk), which the writer splices:
     // whoever edits the document clears it, and the writer then prints the document whole.
-    std::vector<std::uint8_t> jsonText;
-    std::vector<std::vector<std::uint8_t>> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0;
-                                                     // empty for a buffer without uri and data)
+    SharedBytes jsonText;
+    std::vector<SharedBytes> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0,
+                                       // a slice of the file; empty for a buffer without uri and data)
     // Relative URIs of buffers (read) and images (checked to be regular files
     // inside folder, never read), as written in the document, each once.
     std::vector<std::string> externalUris;
@@ -66,9 +67,9 @@ Result<Asset> loadAsset(const std::filesystem::path& file, const LoadLimits& lim
 
 // loadAsset in two steps, for a caller that needs the file's bytes too (its hash):
 // the file read (the size limit first), then loaded from the bytes, which it takes
-// (a GLB's BIN chunk becomes buffers[0] without a copy).
-Result<std::vector<std::uint8_t>> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {});
-Result<Asset> loadAssetFile(std::vector<std::uint8_t> bytes, const std::filesystem::path& file,
+// (the asset shares them: a GLB's JSON and BIN chunks are slices of them, not copies).
+Result<SharedBytes> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {});
+Result<Asset> loadAssetFile(const SharedBytes& bytes, const std::filesystem::path& file,
                             const LoadLimits& limits = {});
 
 // The same from bytes already in memory (the fuzzer's entry point). External

@@ -270,7 +270,7 @@ namespace {
 // channels (moved on the last use).
 struct KeyData {
     const Layout& layout;
-    const std::vector<std::vector<std::uint8_t>>& buffers;
+    const std::vector<SharedBytes>& buffers;
     std::vector<std::vector<float>> decoded;
     std::vector<std::uint8_t> state;  // bits: 1 decoded, 2 times checked, 4 values checked
     std::vector<int> usesLeft;        // channels still to take the decoded floats
@@ -339,7 +339,7 @@ struct KeyData {
 
 // Key counts and limits were checked by validateDocument; this checks the key data.
 Status buildClips(const Json& document, const Layout& layout,
-                  const std::vector<std::vector<std::uint8_t>>& buffers, const Rig& rig,
+                  const std::vector<SharedBytes>& buffers, const Rig& rig,
                   std::vector<Clip>& clips, std::vector<std::string>& warnings) {
     const Json* animations = member(document, "animations");
     const std::size_t accessors = layout.accessors.size();

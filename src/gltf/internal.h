@@ -113,7 +113,7 @@ Result<std::filesystem::path> resolveUri(std::string_view uri, const std::filesy
                                          const Where& at, bool* missing = nullptr);
 // Reads the first `bytes` bytes of a file; refuses a shorter file.
 Status readFilePrefix(const std::filesystem::path& file, std::string_view uri, std::uint64_t bytes,
-                      const Where& at, std::vector<std::uint8_t>& out);
+                      const Where& at, SharedBytes& out);
 
 // ---- validate.cpp: structure, indices and byte ranges -----------------------
 
@@ -184,7 +184,7 @@ Status validateDocument(const Json& document, bool binary, const LoadLimits& lim
 Status describeAccessors(const Json& document, Layout& layout);
 // Checks against the bytes (each buffer already holds byteLength bytes):
 // sparse indices are in range and strictly increasing.
-Status validateData(const Layout& layout, const std::vector<std::vector<std::uint8_t>>& buffers);
+Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers);
 
 // ---- accessor.cpp: decoding ------------------------------------------------
 
@@ -196,7 +196,7 @@ const char* missingBytes(const Layout& layout, const AccessorLayout& accessor);
 // divided out (glTF 2.0 section 3.11), sparse values substituted. out gets
 // count * components floats; its storage is reused.
 void decodeAccessor(const Layout& layout, const AccessorLayout& accessor,
-                    const std::vector<std::vector<std::uint8_t>>& buffers, std::vector<float>& out);
+                    const std::vector<SharedBytes>& buffers, std::vector<float>& out);
 // The same for accessors[index] of a loaded Asset (tests, writers).
 Result<std::vector<float>> decodeAccessor(const Asset& asset, int index);
 
@@ -210,7 +210,7 @@ Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig);
 // animations -> Clips (key data: times, counts, finiteness).
 // Repeated key times are kept (a step to the later key) with a warning.
 Status buildClips(const Json& document, const Layout& layout,
-                  const std::vector<std::vector<std::uint8_t>>& buffers, const Rig& rig,
+                  const std::vector<SharedBytes>& buffers, const Rig& rig,
                   std::vector<Clip>& clips, std::vector<std::string>& warnings);
 
 }  // namespace rootbake::gltf

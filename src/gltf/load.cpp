@@ -35,18 +35,17 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 // the asset (only its first byteLength bytes). Image files are checked (URI
 // rules, a regular file) but not read: images pass through untouched. A missing
 // image is a warning (Asset::missingImages): only bake needs images.
-// fileBytes: the file's bytes when the caller gives them up; a GLB's BIN chunk then
-// becomes buffers[0] in place, without a second copy of the mesh bytes.
+// file: the asset file's bytes; a GLB's BIN chunk is a slice of them, not a copy.
 // Image files count against maxImageBytes, each file once: bake copies or embeds them.
-Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder,
-                   std::vector<std::uint8_t>* fileBytes, const LoadLimits& limits, Asset& asset) {
+Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, const SharedBytes& file,
+                   const LoadLimits& limits, Asset& asset) {
     const Where all(kRoot, "buffers");
     asset.buffers.resize(layout.buffers.size());
     for (std::size_t i = 0; i < layout.buffers.size(); ++i) {
         const BufferLayout& b = layout.buffers[i];
         const Where at(all, i);
         const Where uriAt(at, "uri");
-        std::vector<std::uint8_t>& bytes = asset.buffers[i];
+        SharedBytes& bytes = asset.buffers[i];
         if (b.noData) continue;
         if (!b.uri) {  // a GLB's buffers[0]
             if (!glb->hasBin) return fail(at, "no uri, and the GLB has no BIN chunk");
@@ -54,18 +53,11 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than the BIN chunk's " + std::to_string(glb->bin.size()) +
                                     " bytes");
-            if (fileBytes) {
-                // The JSON chunk before it is parsed already: the BIN chunk moves down over it.
-                const std::size_t size = glb->bin.size();
-                std::memmove(fileBytes->data(), glb->bin.data(), size);
-                fileBytes->resize(size);
-                bytes = std::move(*fileBytes);
-                fileBytes = nullptr;
-            } else {
-                bytes.assign(glb->bin.begin(), glb->bin.end());
-            }
+            bytes = file.slice(static_cast<std::size_t>(glb->bin.data() - file.data()), glb->bin.size());
         } else if (isDataUri(*b.uri)) {
-            ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, bytes));
+            std::vector<std::uint8_t> decoded;
+            ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, decoded));
+            bytes = SharedBytes(std::move(decoded));
             if (bytes.size() < b.byteLength)
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than its data: URI's " + std::to_string(bytes.size()) +
@@ -109,9 +101,8 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
     return Ok{};
 }
 
-// file: as loadBuffers (bytes are then its bytes, and are not used after loadBuffers).
-Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder, const LoadLimits& limits,
-            Asset& asset) {
+Status load(const SharedBytes& file, const fs::path& folder, const LoadLimits& limits, Asset& asset) {
+    const Bytes bytes = file;
     if (bytes.size() > limits.maxFileBytes)
         return fail(Where("file"), std::to_string(bytes.size()) + " bytes, more than maxFileBytes (" +
                                        std::to_string(limits.maxFileBytes) + ")");
@@ -130,12 +121,7 @@ Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder
     auto document = parseJson(text, limits.maxJsonDepth);
     if (!document) return document.error();
     asset.document = std::move(*document);
-    if (!asset.binary && file) {  // the file is the text: kept without a copy
-        asset.jsonText = std::move(*file);
-        file = nullptr;
-    } else {
-        asset.jsonText.assign(text.begin(), text.end());
-    }
+    asset.jsonText = file.slice(static_cast<std::size_t>(text.data() - file.data()), text.size());
 
     Layout layout;
     ROOTBAKE_TRY(validateDocument(asset.document, asset.binary, limits, layout));
@@ -153,14 +139,13 @@ Status load(Bytes bytes, std::vector<std::uint8_t>* file, const fs::path& folder
     return Ok{};
 }
 
-// file: the bytes, owned and given up (loadAsset), or nullptr (loadAssetFromMemory).
-Result<Asset> loadBytes(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>* file,
-                        const std::string& fileName, const fs::path& folder, const LoadLimits& limits) {
+Result<Asset> loadBytes(const SharedBytes& file, const std::string& fileName, const fs::path& folder,
+                        const LoadLimits& limits) {
     Asset asset;
     asset.fileName = fileName;
     asset.folder = folder;
     try {
-        if (Status status = load(bytes, file, folder, limits, asset); !status)
+        if (Status status = load(file, folder, limits, asset); !status)
             return Error{fileName + ": " + status.error().message};
     } catch (const std::bad_alloc&) {
         return Error{fileName + ": out of memory"};
@@ -174,26 +159,25 @@ Result<Asset> loadBytes(std::span<const std::uint8_t> bytes, std::vector<std::ui
 
 Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
                                   const fs::path& folder, const LoadLimits& limits) {
-    return loadBytes(bytes, nullptr, fileName, folder, limits);
+    return loadBytes(SharedBytes(std::vector<std::uint8_t>(bytes.begin(), bytes.end())), fileName, folder, limits);
 }
 
-Result<std::vector<std::uint8_t>> readAssetFile(const fs::path& file, const LoadLimits& limits) {
+Result<SharedBytes> readAssetFile(const fs::path& file, const LoadLimits& limits) {
     auto bytes = readFileBytes(file, {limits.maxFileBytes, "maxFileBytes"});
     if (!bytes) return Error{file.string() + ": " + bytes.error().message};
     return bytes;
 }
 
-Result<Asset> loadAssetFile(std::vector<std::uint8_t> bytes, const fs::path& file, const LoadLimits& limits) {
+Result<Asset> loadAssetFile(const SharedBytes& bytes, const fs::path& file, const LoadLimits& limits) {
     fs::path folder = file.parent_path();
     if (folder.empty()) folder = ".";
-    const std::span<const std::uint8_t> view(bytes);
-    return loadBytes(view, &bytes, file.string(), folder, limits);
+    return loadBytes(bytes, file.string(), folder, limits);
 }
 
 Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
     auto bytes = readAssetFile(file, limits);
     if (!bytes) return bytes.error();
-    return loadAssetFile(std::move(*bytes), file, limits);
+    return loadAssetFile(*bytes, file, limits);
 }
 
 }  // namespace rootbake

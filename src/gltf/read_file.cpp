@@ -1,4 +1,6 @@
-#include "read_file.h"
+#include "gltf/read_file.h"
+
+#include <sys/mman.h>
 
 #include <fstream>
 
@@ -27,26 +29,75 @@ Result<std::uint64_t> sizeToRead(const fs::path& file, const FileRead& read) {
     return wanted;
 }
 
-template <class Bytes>
-Result<Bytes> readInto(const fs::path& file, const FileRead& read) {
-    auto size = sizeToRead(file, read);
-    if (!size) return size.error();
-    Bytes bytes(*size, 0);
+Status readExactly(const fs::path& file, std::uint64_t size, void* to) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return Error{"cannot open"};
-    in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(*size));
-    if (static_cast<std::uint64_t>(in.gcount()) != *size) return Error{"cannot read (short read)"};
-    return bytes;
+    in.read(static_cast<char*>(to), static_cast<std::streamsize>(size));
+    if (static_cast<std::uint64_t>(in.gcount()) != size) return Error{"cannot read (short read)"};
+    return Ok{};
 }
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> readFileBytes(const fs::path& file, const FileRead& read) {
-    return readInto<std::vector<std::uint8_t>>(file, read);
+SharedBytes::SharedBytes(std::vector<std::uint8_t> bytes) {
+    auto owned = std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes));
+    data_ = owned->data();
+    size_ = owned->size();
+    storage_ = std::move(owned);
+}
+
+namespace {
+
+// Above this, storage is mapped in 2 MiB pages where the kernel allows them (transparent
+// huge pages on request): a 100 MB file then faults 50 times, not 25,000, as it is read.
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+constexpr std::size_t kMapAbove = 4 * kHugePage;
+
+std::shared_ptr<std::uint8_t> mappedStorage(std::size_t size) {
+    const std::size_t length = (size + kHugePage - 1) / kHugePage * kHugePage;
+    void* map = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) throw std::bad_alloc();
+    madvise(map, length, MADV_HUGEPAGE);  // a hint: refused, the pages are 4 KiB
+    return {static_cast<std::uint8_t*>(map), [length](std::uint8_t* p) { munmap(p, length); }};
+}
+
+}  // namespace
+
+SharedBytes SharedBytes::forOverwrite(std::size_t size, std::uint8_t*& writable) {
+    // new[] of a trivial type without () leaves the bytes as they are: no zero fill.
+    std::shared_ptr<std::uint8_t> storage = size > kMapAbove ? mappedStorage(size)
+                                                             : std::shared_ptr<std::uint8_t>(new std::uint8_t[size],
+                                                                                             std::default_delete<std::uint8_t[]>());
+    writable = storage.get();
+    SharedBytes bytes;
+    bytes.data_ = storage.get();
+    bytes.size_ = size;
+    bytes.storage_ = std::move(storage);
+    return bytes;
+}
+
+SharedBytes SharedBytes::slice(std::size_t offset, std::size_t size) const {
+    SharedBytes part = *this;
+    part.data_ = data_ + offset;
+    part.size_ = size;
+    return part;
+}
+
+Result<SharedBytes> readFileBytes(const fs::path& file, const FileRead& read) {
+    auto size = sizeToRead(file, read);
+    if (!size) return size.error();
+    std::uint8_t* writable = nullptr;
+    SharedBytes bytes = SharedBytes::forOverwrite(static_cast<std::size_t>(*size), writable);
+    if (Status done = readExactly(file, *size, writable); !done) return done.error();
+    return bytes;
 }
 
 Result<std::string> readFileText(const fs::path& file, const FileRead& read) {
-    return readInto<std::string>(file, read);
+    auto size = sizeToRead(file, read);
+    if (!size) return size.error();
+    std::string text(static_cast<std::size_t>(*size), '\0');
+    if (Status done = readExactly(file, *size, text.data()); !done) return done.error();
+    return text;
 }
 
 }  // namespace rootbake

@@ -7,10 +7,38 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace rootbake {
+
+// Read-only bytes whose storage is shared: a file as read, a part of it (a GLB's BIN chunk
+// is a slice of the file, not a copy), or a vector given up. A file is read into storage
+// that is never zero-filled first: the read writes every byte.
+class SharedBytes {
+public:
+    SharedBytes() = default;
+    explicit SharedBytes(std::vector<std::uint8_t> bytes);
+    // size bytes for a reader to fill through `writable` before anyone reads them.
+    static SharedBytes forOverwrite(std::size_t size, std::uint8_t*& writable);
+
+    const std::uint8_t* data() const { return data_; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const std::uint8_t* begin() const { return data_; }
+    const std::uint8_t* end() const { return data_ + size_; }
+    std::uint8_t operator[](std::size_t i) const { return data_[i]; }
+    operator std::span<const std::uint8_t>() const { return {data_, size_}; }
+    // Bytes [offset, offset + size) of these, sharing their storage.
+    SharedBytes slice(std::size_t offset, std::size_t size) const;
+
+private:
+    std::shared_ptr<const void> storage_;
+    const std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+};
 
 // What to read and how much is too much. A limit with a name is one the user may raise
 // (`--limit NAME=N`); the error says so.
@@ -26,7 +54,7 @@ struct FileRead {
 // A regular file's bytes. The error names no file (callers put the file or its URI first):
 // "file not found", "not a regular file", "file: N bytes, more than maxFileBytes (M)",
 // "has N bytes, fewer than byteLength M", "cannot open", "cannot read (short read)".
-Result<std::vector<std::uint8_t>> readFileBytes(const std::filesystem::path& file, const FileRead& read);
+Result<SharedBytes> readFileBytes(const std::filesystem::path& file, const FileRead& read);
 
 // The same as text (a sidecar, a config file).
 Result<std::string> readFileText(const std::filesystem::path& file, const FileRead& read);

@@ -178,7 +178,7 @@ Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const 
 }
 
 Status readFilePrefix(const fs::path& file, std::string_view uri, std::uint64_t bytes, const Where& at,
-                      std::vector<std::uint8_t>& out) {
+                      SharedBytes& out) {
     auto read = readFileBytes(file, {bytes, "", bytes});
     if (!read) {
         const std::string& why = read.error().message;  // "has N bytes, fewer than byteLength M" reads on

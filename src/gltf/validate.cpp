@@ -601,7 +601,7 @@ Status describeAccessors(const Json& document, Layout& layout) {
     return describe(document, true, unlimited, layout);
 }
 
-Status validateData(const Layout& layout, const std::vector<std::vector<std::uint8_t>>& buffers) {
+Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers) {
     const Where all(kRoot, "accessors");
     for (std::size_t i = 0; i < layout.accessors.size(); ++i) {
         const AccessorLayout& a = layout.accessors[i];
