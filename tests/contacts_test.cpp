@@ -147,6 +147,48 @@ TEST_CASE("contacts: a deduced travel reports its evidence") {
     }
 }
 
+TEST_CASE("contacts: the analysis reads its thresholds from Options::thresholds") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    const Clip& walk = clipNamed(asset, "walk_inplace");
+    auto plantedSeconds = [](const ClipAnalysis& a) {
+        double total = 0.0;
+        for (const ContactPlanting& p : a.planting)
+            for (const PlantedInterval& i : p.planted) total += i.end - i.start;
+        return total;
+    };
+    auto standard = analyzeClip(asset.rig, walk, Options{});
+    REQUIRE(standard.ok());
+    REQUIRE(standard->source == Source::FootContact);
+
+    // Net travel over path length is at most 1: asking for more refuses any deduced travel.
+    Options straighter;
+    straighter.thresholds.minimumStraightness = 1.5;
+    auto refused = analyzeClip(asset.rig, walk, straighter);
+    REQUIRE(refused.ok());
+    CHECK(refused->source == Source::None);
+    CHECK(refused->reason.find("(minimum 1.5)") != std::string::npos);
+
+    // A looser reported band holds each foot planted for longer, never shorter.
+    Options looser;
+    looser.thresholds.reportedPlantedBand = 0.05;
+    auto wide = analyzeClip(asset.rig, walk, looser);
+    REQUIRE(wide.ok());
+    CHECK(plantedSeconds(*wide) > plantedSeconds(*standard));
+    CHECK(wide->strideLength == standard->strideLength);  // reporting only: the travel is the same
+
+    // Babylon's rule keeps Babylon's bands whatever the thresholds say.
+    Options babylon, babylonWide;
+    babylon.contactRule = babylonWide.contactRule = ContactRule::Babylon;
+    babylonWide.thresholds.contactHeightBand = 10.0;
+    babylonWide.thresholds.plantedHeightBand = 10.0;
+    auto a = analyzeClip(asset.rig, walk, babylon), b = analyzeClip(asset.rig, walk, babylonWide);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(a->contacts == b->contacts);
+    CHECK(a->strideLength == b->strideLength);
+}
+
 // Every corpus rig's contact nodes over all its clips, as findContacts chooses them (the
 // clips' own roots). Checked by hand: each is the end of a leg (toe, ball, foot, a
 // quadruped's four paws, an IK foot control); no hand, finger, head or helper.

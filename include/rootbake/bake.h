@@ -151,6 +151,26 @@ inline NodeRef nodeRefByIndex(int gltfIndex) { return NodeRef{"", gltfIndex}; }
 // The node as given: its name, else "nodes[N]".
 std::string nodeRefLabel(const NodeRef& ref);
 
+// The physical thresholds of rootbake's contact rule (docs/analysis.md, "Thresholds", says
+// where each value comes from). Fields, not command-line options: a real rig that needs
+// another value is a finding to report, not a knob to turn. Babylon.js's rule
+// (ContactRule::Babylon) keeps Babylon's own 0.1 H and 0.05 H.
+struct Thresholds {
+    double contactHeightBand = 0.1;     // x height: a limb end reaches the ground within this of the lowest
+    double plantedHeightBand = 0.05;    // x height: a contact is low within this of its own lowest point
+    double reportedPlantedBand = 0.01;  // x height: the planted intervals reported (a looser band counts the swing)
+    double limbTopSpread = 1.0 / 3.0;   // x a leg: a supporting limb hangs from about where the lowest hangs
+    double legFraction = 0.5;           // x height: a leg's length at least, the spread's scale
+    double stanceSpeedTolerance = 0.25; // a planted foot moves within this fraction of the ground's speed
+    double minimumStance = 0.06;        // s: the shortest ground contact of any gait (a sprinter's 80-100 ms)
+    double stanceEdgeSlowdown = 0.05;   // a stance's end step this much slower than its median is the foot's
+    double standingSpeed = 0.01;        // x height per s: slower is standing, not travelling
+    double minimumStraightness = 0.8;   // deduced net travel / its path length (walks: 0.99+)
+    double deducedSnapAngle = 0.17453292519943295;  // rad (10 degrees): a deduced direction snaps to an axis within
+    double contactReadingRate = 120.0;  // 1/s: contacts are read at least this often
+    double stanceSpeedAgreement = 0.25; // stance speeds of two contacts differing more: a doubt warning
+};
+
 // How a clip is analysed. Defaults match Babylon.js's RootMotionClip, but for contactRule.
 struct Options {
     glm::dvec3 upAxis{0.0, 1.0, 0.0};  // character space, normalized before use
@@ -168,6 +188,7 @@ struct Options {
     // "Contacts"), or Babylon.js's lowest leaves and closest steps, for comparison.
     ContactRule contactRule = ContactRule::Stance;
     std::uint64_t maxSamples = 1u << 22;    // analysis samples per clip (bounded memory)
+    Thresholds thresholds;
 };
 
 struct PlantedInterval {

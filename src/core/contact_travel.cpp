@@ -4,18 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace rootbake::core {
 
 namespace {
-
-constexpr double kStrictPlantedBand = 0.01;  // reported planted intervals, x height: a looser band counts the swing
-constexpr double kMinimumStraightness = 0.8; // net deduced travel / path length (walks: 0.99+)
-constexpr double kDeducedSnapAngle = std::numbers::pi / 18;  // rad
-// Contacts are read at least this often (1/s): the shortest stance (kMinimumStance, 60 ms)
-// then spans 7 readings, so its ends and median do not depend on the track's sample rate.
-constexpr double kContactReadingRate = 120.0;
 
 // "stance LeftToe 58%, RightToe 61%; flight 0%; stance speeds within 3%; 2 touch-downs"
 std::string describeEvidence(const Rig& rig, const std::vector<int>& contacts, const ContactEvidence& e) {
@@ -28,13 +20,14 @@ std::string describeEvidence(const Rig& rig, const std::vector<int>& contacts, c
     return s;
 }
 
-// How many contact readings per track sample: enough for kContactReadingRate, within the
+// How many contact readings per track sample: enough for Thresholds::contactReadingRate, within the
 // limits (the readings pose the contacts' chains but keep a position per node) and
 // kSamplesPerKey for each key of the clip.
 int readingFactor(const StageInput& in) {
     const double samples = in.frames.count - 1;
-    const double rate = in.duration > 0.0 ? samples / in.duration : kContactReadingRate;
-    const double wanted = std::ceil(kContactReadingRate / rate - 1e-9);
+    const double readingRate = in.options.thresholds.contactReadingRate;
+    const double rate = in.duration > 0.0 ? samples / in.duration : readingRate;
+    const double wanted = std::ceil(readingRate / rate - 1e-9);
     const double nodeLimit = double(in.options.maxSamples) * kNodeSamplesPerSample;
     const double allowed = std::min({std::floor(double(in.options.maxSamples) / samples),
                                      std::floor((nodeLimit / std::max(in.rig.size(), 1) - 1.0) / samples),
@@ -48,7 +41,7 @@ Result<ContactSet> chooseContacts(const StageInput& in) {
         const int base = in.root >= 0 ? in.root : in.character;
         if (in.options.contactRule == ContactRule::Babylon)
             return findLowestLeaves(in.rig, in.frames, base, in.up, in.height);
-        return findContacts(in.rig, in.clip, in.frames, base, in.character, in.up, in.height);
+        return findContacts(in.rig, in.clip, in.frames, base, in.character, in.up, in.height, in.options.thresholds);
     }
     std::vector<int> nodes;
     for (const NodeRef& given : in.options.contactNodes) {
@@ -90,7 +83,7 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     }
     reason = contacts.reason;
 
-    // Stances are read at kContactReadingRate or finer (Babylon's rule at the track's rate),
+    // Stances are read at Thresholds::contactReadingRate or finer (Babylon's rule at the track's rate),
     // on the contacts' chains only; the track takes every factor-th reading.
     const bool babylon = in.options.contactRule == ContactRule::Babylon;
     const Frames& frames = in.frames;
@@ -107,9 +100,11 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     const Frames& reading = factor > 1 ? finer : frames;
     const std::vector<double>* readingYaw = factor > 1 && yaw ? &finerYaw : yaw;
 
-    const ContactMotion motion = readContacts(reading, contacts, readingYaw, in.up, in.height);
+    const Thresholds& thresholds = in.options.thresholds;
+    const double lowBand = babylon ? babylonLowBand(in.height) : thresholds.plantedHeightBand * in.height;
+    const ContactMotion motion = readContacts(reading, contacts, readingYaw, in.up, lowBand);
     StanceTravel stance = babylon ? measureLowestTravel(motion)
-                                  : measureStanceTravel(reading, motion, in.height, in.clip.start);
+                                  : measureStanceTravel(reading, motion, in.height, in.clip.start, thresholds);
     const int intervals = reading.count - 1;
     Travel travel;
     travel.translation.assign(frames.count, glm::dvec3(0.0));
@@ -123,16 +118,16 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     }
     const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
     const double distance = glm::length(travelled);
-    if (!forced && (distance < minimumTravel || straightness < kMinimumStraightness)) {
+    if (!forced && (distance < minimumTravel || straightness < thresholds.minimumStraightness)) {
         reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
-                  num(straightness, 3) + " (minimum " + num(kMinimumStraightness, 2) + ")";
+                  num(straightness, 3) + " (minimum " + num(thresholds.minimumStraightness, 2) + ")";
         return out;
     }
     if (distance > 0.0) travel.direction = travelled / distance;
     if (!yaw) {
         // Straight: only the travel along the direction, as for root travel.
         if (!in.options.extractLateralMotion) {
-            const double snap = in.options.directionSnapAngle.value_or(kDeducedSnapAngle);
+            const double snap = in.options.directionSnapAngle.value_or(thresholds.deducedSnapAngle);
             travel.direction = snapDirection(travel.direction, in.up, snap);
         }
         for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);
@@ -141,7 +136,7 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     out.evidence = std::move(stance.evidence);
     for (size_t c = 0; c < contacts.nodes.size(); ++c)
         out.planting.push_back(plantedIntervals(frames, contacts.nodes[c],
-                                                contacts.lowest[c] + kStrictPlantedBand * in.height, in.up));
+                                                contacts.lowest[c] + thresholds.reportedPlantedBand * in.height, in.up));
     reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3) +
               "; " + describeEvidence(in.rig, out.contacts, out.evidence);
     out.reading.travel = std::move(travel);

@@ -10,30 +10,9 @@ namespace rootbake::core {
 
 namespace {
 
-constexpr double kContactHeightBand = 0.1;   // x height: a limb end reaches the ground this close to the lowest
-constexpr double kPlantedHeightBand = 0.05;  // x height: a contact is low within this of its own lowest point
-// A limb that carries the body hangs from about the height the other supporting limbs
-// hang from: a quadruped's shoulders and hips, a crawler's too. An arm hangs from a
-// shoulder a torso (half a leg or more) above the hips. Left out: a limb end whose
-// limb top is higher than the lowest top by more than this fraction of a leg.
-constexpr double kLimbTopSpread = 1.0 / 3.0;
-// x height: a leg is at least about half a character's height; the scale of the spread
-// where the lowest limb top says less (feet parented to a root on the ground, as IK rigs do).
-constexpr double kLegFraction = 0.5;
-// A planted foot moves with the ground, whose speed changes smoothly and by less than
-// this fraction over a gait cycle (a walk's by about 10-20%, a run's less); a foot that
-// lifts off or swings leaves the band within a few milliseconds.
-constexpr double kStanceSpeedTolerance = 0.25;
-// s: a foot stays down at least this long in any gait (a sprinter's ground contact is
-// 80-100 ms, a galloping horse's about 100 ms); a swinging hand or foot that only passes
-// through the ground's velocity matches it for a moment.
-constexpr double kMinimumStance = 0.06;
-// The noise of a motion-captured foot's steps within a stance, as a fraction of its speed:
-// a stance's end step slower than its median by more is the foot, not the ground.
-constexpr double kStanceEdgeSlowdown = 0.05;
-// x height per second: slower than this is standing, not travelling (1.7 cm/s for a 1.7 m
-// character); the scale of the stance tolerance when the ground barely moves.
-constexpr double kStandingSpeed = 0.01;
+// Babylon.js's bands (findLowestLeaves and its planted test), fixed: its rule for comparison.
+constexpr double kBabylonContactBand = 0.1;  // x height
+constexpr double kBabylonPlantedBand = 0.05;  // x height
 constexpr int kModePoints = 2048;   // velocities the ground-speed cluster is searched among (bounded work)
 constexpr int kMeanShiftSteps = 4;  // refinements of the cluster's centre
 
@@ -89,7 +68,7 @@ ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, cons
     const double ground = *std::min_element(set.lowest.begin(), set.lowest.end());
     ContactSet kept;
     for (size_t c = 0; c < set.nodes.size(); ++c)
-        if (set.lowest[c] <= ground + kContactHeightBand * height) {
+        if (set.lowest[c] <= ground + kBabylonContactBand * height) {
             kept.nodes.push_back(set.nodes[c]);
             kept.lowest.push_back(set.lowest[c]);
         }
@@ -98,7 +77,7 @@ ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, cons
 }
 
 ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
-                        const glm::dvec3& up, double height) {
+                        const glm::dvec3& up, double height, const Thresholds& thresholds) {
     ContactSet set;
     std::vector<int> still, arms;
     struct Leaf {
@@ -143,7 +122,7 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
     for (const Leaf& l : leaves) lowestTop = std::min(lowestTop, l.top - ground);
     std::vector<Leaf> legs;
     for (const Leaf& l : leaves) {
-        if (l.top - ground > lowestTop + kLimbTopSpread * std::max(lowestTop, kLegFraction * height))
+        if (l.top - ground > lowestTop + thresholds.limbTopSpread * std::max(lowestTop, thresholds.legFraction * height))
             arms.push_back(l.node);
         else
             legs.push_back(l);
@@ -152,7 +131,7 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
     double legGround = std::numeric_limits<double>::infinity();
     for (const Leaf& l : legs) legGround = std::min(legGround, l.lowest);
     for (const Leaf& l : legs) {
-        if (l.lowest > legGround + kContactHeightBand * height) continue;
+        if (l.lowest > legGround + thresholds.contactHeightBand * height) continue;
         set.nodes.push_back(l.node);
         set.lowest.push_back(l.lowest);
     }
@@ -188,9 +167,8 @@ std::vector<std::vector<glm::dvec3>> contactSteps(const Frames& frames, const Co
 }
 
 std::vector<std::vector<std::uint8_t>> lowIntervals(const Frames& frames, const ContactSet& contacts,
-                                                    const glm::dvec3& up, double height) {
+                                                    const glm::dvec3& up, double band) {
     const int intervals = frames.count - 1;
-    const double band = kPlantedHeightBand * height;
     std::vector<std::vector<std::uint8_t>> low(contacts.nodes.size(), std::vector<std::uint8_t>(intervals));
     for (size_t c = 0; c < contacts.nodes.size(); ++c) {
         const double ceiling = contacts.lowest[c] + band;
@@ -203,12 +181,12 @@ std::vector<std::vector<std::uint8_t>> lowIntervals(const Frames& frames, const 
 
 // The densest cluster of steps: each step counts the others within the tolerance of
 // itself; the best is refined to the mean of the steps around it.
-glm::dvec3 groundStepCluster(const std::vector<glm::dvec3>& points, double floor) {
+glm::dvec3 groundStepCluster(const std::vector<glm::dvec3>& points, double floor, double speedTolerance) {
     if (points.empty()) return glm::dvec3(0.0);
     std::vector<glm::dvec3> sample;
     const size_t stride = std::max<size_t>(1, (points.size() + kModePoints - 1) / kModePoints);
     for (size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
-    auto radius = [&](const glm::dvec3& x) { return kStanceSpeedTolerance * std::max(glm::length(x), floor); };
+    auto radius = [&](const glm::dvec3& x) { return speedTolerance * std::max(glm::length(x), floor); };
     size_t best = 0;
     int bestCount = -1;
     for (size_t i = 0; i < sample.size(); ++i) {
@@ -297,16 +275,16 @@ namespace {
 using PerContact = std::vector<std::vector<std::uint8_t>>;  // [contact][interval]
 
 bool together(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& direction, const glm::dvec3& ground,
-              double tolerance) {
+              double tolerance, double speedTolerance) {
     const double slowest = glm::length(ground) - tolerance;
     return glm::dot(a, direction) >= slowest && glm::dot(b, direction) >= slowest &&
-           glm::length(a - b) <= kStanceSpeedTolerance * std::max(glm::length(a), glm::length(b));
+           glm::length(a - b) <= speedTolerance * std::max(glm::length(a), glm::length(b));
 }
 
 // Where each contact is in stance: low, within the tolerance of the ground step, for at
-// least kMinimumStance, its slow settling and lifting steps left out.
+// least minimumStance, its slow settling and lifting steps left out.
 PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
-                       const glm::dvec3& ground, double tolerance, double dt) {
+                       const glm::dvec3& ground, double tolerance, double dt, const Thresholds& thresholds) {
     const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
     PerContact stance(steps.size());
     for (size_t c = 0; c < steps.size(); ++c) {
@@ -318,17 +296,20 @@ PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const 
         // there (a push speeds up and slows down within a step far more than a gait).
         for (int i = 0; i < intervals; ++i)
             for (size_t d = 0; d < steps.size() && low[c][i] && !stance[c][i]; ++d)
-                stance[c][i] = d != c && low[d][i] && together(steps[c][i], steps[d][i], direction, ground, tolerance);
+                stance[c][i] = d != c && low[d][i] && together(steps[c][i], steps[d][i], direction, ground, tolerance,
+                                                                 thresholds.stanceSpeedTolerance);
         // Moments are not stances (the clip's ends cut a stance short, so they keep theirs).
         for (const auto& [first, last] : runsOf(stance[c]))
-            if ((last - first + 1) * dt < kMinimumStance && first > 0 && last < intervals - 1)
+            if ((last - first + 1) * dt < thresholds.minimumStance && first > 0 && last < intervals - 1)
                 std::fill(stance[c].begin() + first, stance[c].begin() + last + 1, 0);
         // A stance's first and last steps that are slower than its median are the foot
         // settling and lifting, not the ground: the body is at its fastest there (it brakes
         // after touch-down and pushes before lift-off). Interpolated like a flight.
         for (auto [first, last] : runsOf(stance[c])) {
             const double median = glm::dot(medianStep(steps[c], first, last), direction);
-            auto settling = [&](int i) { return glm::dot(steps[c][i], direction) < (1.0 - kStanceEdgeSlowdown) * median; };
+            auto settling = [&](int i) {
+                return glm::dot(steps[c][i], direction) < (1.0 - thresholds.stanceEdgeSlowdown) * median;
+            };
             // The clip's ends cut a stance, they are no touch-down or lift-off.
             const bool touchDown = first > 0, liftOff = last < intervals - 1;
             while (touchDown && first <= last && settling(first)) stance[c][first++] = 0;
@@ -378,11 +359,14 @@ ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& step
 }  // namespace
 
 ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                           const glm::dvec3& up, double height) {
-    return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, height)};
+                           const glm::dvec3& up, double lowBand) {
+    return {contactSteps(frames, contacts, yaw, up), lowIntervals(frames, contacts, up, lowBand)};
 }
 
-StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey) {
+double babylonLowBand(double height) { return kBabylonPlantedBand * height; }
+
+StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey,
+                                 const Thresholds& thresholds) {
     const auto& steps = motion.steps;
     const auto& low = motion.low;
     const int intervals = frames.count - 1;
@@ -394,10 +378,10 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& moti
         for (int i = 0; i < intervals; ++i)
             if (low[c][i]) lowSteps.push_back(steps[c][i]);
     const double dt = (frames.to - frames.from) / intervals;
-    const double floor = kStandingSpeed * height * dt;
-    const glm::dvec3 ground = groundStepCluster(lowSteps, floor);
-    const double tolerance = kStanceSpeedTolerance * std::max(glm::length(ground), floor);
-    const PerContact stance = markStances(steps, low, ground, tolerance, dt);
+    const double floor = thresholds.standingSpeed * height * dt;
+    const glm::dvec3 ground = groundStepCluster(lowSteps, floor, thresholds.stanceSpeedTolerance);
+    const double tolerance = thresholds.stanceSpeedTolerance * std::max(glm::length(ground), floor);
+    const PerContact stance = markStances(steps, low, ground, tolerance, dt, thresholds);
 
     // Each interval's ground step: the stance contact's closest to the ground's; before
     // the clip's first key it holds its first pose and the character stands; the rest

@@ -26,7 +26,7 @@ ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, cons
 // shoulder a torso higher than the legs' hips), in the rig's rest pose, and that reach
 // the ground in the clip.
 ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
-                        const glm::dvec3& up, double height);
+                        const glm::dvec3& up, double height, const Thresholds& thresholds);
 
 // Nodes given by the caller: their lowest points, nothing left out.
 ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up);
@@ -40,22 +40,26 @@ struct StanceTravel {
 
 // Per contact and interval (between samples i and i + 1): its step with the turn so far
 // undone (what it gives up in character space: the character's travel if it is planted),
-// and whether it is low (within 0.05 H of its own lowest point at both ends). yaw may be null.
+// and whether it is low (within lowBand, scene units, of its own lowest point at both ends:
+// Thresholds::plantedHeightBand x height, or Babylon's babylonLowBand). yaw may be null.
 struct ContactMotion {
     std::vector<std::vector<glm::dvec3>> steps;
     std::vector<std::vector<std::uint8_t>> low;
 };
 ContactMotion readContacts(const Frames& frames, const ContactSet& contacts, const std::vector<double>* yaw,
-                           const glm::dvec3& up, double height);
+                           const glm::dvec3& up, double lowBand);
+// Babylon.js's planted band: 0.05 x height.
+double babylonLowBand(double height);
 
 // Stance from motion: a planted contact is low and gives up ground at the
 // character's speed, so in character space it moves steadily backwards, while a
 // swinging one moves forwards. The ground velocity is the densest cluster of the
 // low contacts' velocities; a contact is in stance where it moves within
-// kStanceSpeedTolerance of it; across a flight (no contact in stance) the ground
+// Thresholds::stanceSpeedTolerance of it; across a flight (no contact in stance) the ground
 // speed is interpolated between the stances around it; before firstKey (s) the clip
 // holds its first pose and the character stands.
-StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey);
+StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& motion, double height, double firstKey,
+                                 const Thresholds& thresholds);
 
 // Babylon.js's rule: planted while low; each interval takes the planted contact whose
 // step is closest to the one before; a flight carries the last step.

@@ -107,7 +107,7 @@ struct ContactReading {
     std::vector<ContactPlanting> planting;
 };
 // The travel deduced from the contacts (source footContact): the contacts named in the
-// options or found, read at kContactReadingRate or finer. yaw may be null.
+// options or found, read at Thresholds::contactReadingRate or finer. yaw may be null.
 Result<ContactReading> measureContactTravel(const StageInput& in, const std::vector<double>* yaw,
                                             double minimumTravel, bool forced);
 

@@ -7,12 +7,8 @@ namespace rootbake::core {
 
 namespace {
 
-// Stance speeds of two contacts that differ by more than this fraction: the feet do not
-// agree on the ground speed (two planted feet move with the same ground).
-constexpr double kStanceSpeedAgreement = 0.25;
-
 // Warnings on a deduced travel that the feet do not bear out well.
-void doubtDeduction(ClipAnalysis& out) {
+void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds) {
     ContactEvidence& e = out.evidence;
     // A walk has a foot in stance nearly all the cycle, a run with flight about half of
     // it: below a quarter the ground speed is interpolated far more than it is measured.
@@ -20,7 +16,7 @@ void doubtDeduction(ClipAnalysis& out) {
         out.warnings.push_back("contacts are in stance for only " + num(100.0 * (1.0 - e.flightShare), 3) +
                                "% of the clip: the deduced travel is interpolated over the rest");
     // Two planted feet move at the same ground speed.
-    if (e.speedSpread > kStanceSpeedAgreement)
+    if (e.speedSpread > thresholds.stanceSpeedAgreement)
         out.warnings.push_back("the contacts disagree: their stance speeds differ by " +
                                num(100.0 * e.speedSpread, 3) + "%");
     if (out.contacts.size() >= 2 && e.steppingContacts < 2)
@@ -41,7 +37,7 @@ void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& 
         out.warnings.push_back("the joints under the root have no height: thresholds are in scene units");
     if (options.extractRotation == Toggle::On && out.root >= 0 && !rootChannels.rotation)
         out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
-    if (out.source == Source::FootContact) doubtDeduction(out);
+    if (out.source == Source::FootContact) doubtDeduction(out, options.thresholds);
 }
 
 }  // namespace rootbake::core

@@ -35,9 +35,9 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 // the asset (only its first byteLength bytes). Image files are checked (URI
 // rules, a regular file) but not read: images pass through untouched. A missing
 // image is a warning (Asset::missingImages): only bake needs images.
-// file: the asset file's bytes; a GLB's BIN chunk is a slice of them, not a copy.
+// assetBytes: the asset file's; a GLB's BIN chunk is a slice of them, not a copy.
 // Image files count against maxImageBytes, each file once: bake copies or embeds them.
-Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, const SharedBytes& file,
+Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, const SharedBytes& assetBytes,
                    const LoadLimits& limits, Asset& asset) {
     const Where all(kRoot, "buffers");
     asset.buffers.resize(layout.buffers.size());
@@ -53,7 +53,7 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than the BIN chunk's " + std::to_string(glb->bin.size()) +
                                     " bytes");
-            bytes = file.slice(static_cast<std::size_t>(glb->bin.data() - file.data()), glb->bin.size());
+            bytes = assetBytes.slice(static_cast<std::size_t>(glb->bin.data() - assetBytes.data()), glb->bin.size());
         } else if (isDataUri(*b.uri)) {
             std::vector<std::uint8_t> decoded;
             ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, decoded));
