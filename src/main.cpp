@@ -14,6 +14,9 @@
 #include <clocale>
 
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 
@@ -191,8 +194,25 @@ int runCommand(const CLI::App& app, CommandLine& c) {
 
 }  // namespace
 
+namespace {
+
+// Each clip's analysis allocates its frames (megabytes) and frees them. By default glibc
+// serves blocks from 128 KiB up with fresh mappings and unmaps them on free, so every clip
+// faults its pages in again (a page fault is dear, more so in a virtual machine). Kept in
+// the heap up to 32 MiB a block, the next clip reuses them: a 30-clip bake faults 1980
+// pages instead of 3923 (perf stat). Peak memory grows little (a 2 MB pack's inspect 14.0 -> 16.3 MB).
+void keepFreedBlocksForReuse() {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
+    keepFreedBlocksForReuse();
     // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file; the progress line, if any, gives way.
     rootbake::installInterruptCleanup(isatty(STDERR_FILENO) ? "\r\033[Krootbake: interrupted\n"
                                                             : "rootbake: interrupted\n");
