@@ -10,7 +10,7 @@
 // bakeAsset does analyse + rewrite in one call; it is timed too, on its own, as a check that the
 // split here costs what the product's call costs.
 #include "rootbake/version.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 #include "write/files.h"
 #include "write/sha256.h"
 

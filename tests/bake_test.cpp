@@ -3,7 +3,7 @@
 // Truth is the source clip itself, sampled by the pose evaluator; nothing is
 // compared with the analysis that produced it. Then the real executable: its
 // refusals, exit codes, and that a failed run leaves its folder as it was.
-#include "write/bake.h"
+#include "pipeline/bake.h"
 #include "core/frames.h"
 #include "gltf/asset.h"
 #include "support.h"

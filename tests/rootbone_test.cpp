@@ -4,7 +4,7 @@
 #include "gltf/asset.h"
 #include "gltf/internal.h"
 #include "support.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 
 #include "biped.h"
 

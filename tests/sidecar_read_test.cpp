@@ -7,7 +7,7 @@
 #include "biped.h"
 #include "gltf/asset.h"
 #include "sidecar/read.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 
 #include <doctest/doctest.h>
 

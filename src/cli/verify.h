@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/cli.h"
+#include "pipeline/bake.h"
 
 #include <string>
 
@@ -21,5 +22,11 @@ struct VerifyArgs {
 // be read or does not fit the others; 4 a travelling clip skates above maxSkate.
 // Clips that do not travel (average speed 0) are reported but not gated.
 int verify(const VerifyArgs& args);
+
+// bake --verify: verify of what bake just wrote, from memory: the asset as loaded and the bake
+// (its analyses, in-place channels and the output's animation indices and names) replayed as
+// verify replays the files it reads. args name the files, as the table prints them; upAxis is
+// the asset's (the sidecar's, before it is normalized).
+int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked, const glm::dvec3& upAxis);
 
 }  // namespace rootbake::cli

@@ -27,11 +27,6 @@ Json nodeRef(const Rig& rig, int node) {
     return Json{{"name", nodeLabel(rig, node)}, {"index", rig.gltfIndex[node]}};
 }
 
-LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
-                            const std::vector<InPlaceChannel>& channels) {
-    return measureLoopSeam(rig, applyInPlace(clip, channels), analysis);
-}
-
 Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
                 const std::string& name) {
     Json out;

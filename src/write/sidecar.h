@@ -14,11 +14,6 @@ namespace rootbake {
 
 inline constexpr const char* kSidecarSchema = "rootbake.sidecar/1";
 
-// How cleanly the in-place clip loops: measureLoopSeam on the clip with
-// `channels` (removeMotion's) in place of its root's.
-LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
-                            const std::vector<InPlaceChannel>& channels);
-
 // One clip object of the sidecar. animationIndex and name are the clip's in
 // the output (with --keep-source, the "<name> (in place)" copy's).
 nlohmann::ordered_json clipToJson(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop,

@@ -12,7 +12,7 @@
 #include "cli/printable.h"
 #include "gltf/asset.h"
 #include "sidecar/read.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 
 #include <cmath>
 #include <cstdio>
