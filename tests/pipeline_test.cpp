@@ -54,6 +54,13 @@ Passes passesOf(const std::function<int()>& command) {
     return passes;
 }
 
+// A command that succeeded with one load and one analysis.
+void checkOnePass(const Passes& passes) {
+    CHECK(passes.code == cli::kOk);
+    CHECK(passes.loads == 1);
+    CHECK(passes.analyses == 1);
+}
+
 cli::CommonArgs common(const fs::path& input) {
     cli::CommonArgs args;
     args.inputs = {input.string()};
@@ -72,32 +79,24 @@ TEST_CASE("pipeline: every command loads and analyses each asset once") {
     bake.common = common(input);
     bake.output = (dir.path / "out" / "walker.glb").string();
     const Passes baked = passesOf([&] { return cli::bake(bake); });
-    CHECK(baked.code == cli::kOk);
-    CHECK(baked.loads == 1);
-    CHECK(baked.analyses == 1);
+    checkOnePass(baked);
 
     SUBCASE("inspect, check and report") {
         cli::InspectArgs inspect{common(input)};
         const Passes inspected = passesOf([&] { return cli::inspect(inspect); });
-        CHECK(inspected.code == cli::kOk);
-        CHECK(inspected.loads == 1);
-        CHECK(inspected.analyses == 1);
+        checkOnePass(inspected);
 
         cli::CheckArgs check;
         check.common = common(input);
         check.against = (dir.path / "out" / "walker.rootmotion.json").string();
         const Passes checked = passesOf([&] { return cli::check(check); });
-        CHECK(checked.code == cli::kOk);
-        CHECK(checked.loads == 1);
-        CHECK(checked.analyses == 1);
+        checkOnePass(checked);
 
         cli::ReportArgs report;
         report.common = common(input);
         report.output = (dir.path / "report.html").string();
         const Passes reported = passesOf([&] { return cli::report(report); });
-        CHECK(reported.code == cli::kOk);
-        CHECK(reported.loads == 1);
-        CHECK(reported.analyses == 1);
+        checkOnePass(reported);
     }
     SUBCASE("verify loads the baked asset and the source, and analyses neither") {
         cli::VerifyArgs verify;
@@ -113,9 +112,7 @@ TEST_CASE("pipeline: every command loads and analyses each asset once") {
         bake.report = (dir.path / "again" / "walker.html").string();
         bake.verify = true;
         const Passes again = passesOf([&] { return cli::bake(bake); });
-        CHECK(again.code == cli::kOk);
-        CHECK(again.loads == 1);
-        CHECK(again.analyses == 1);
+        checkOnePass(again);
         CHECK(fs::exists(bake.report));
     }
     SUBCASE("a batch: once per asset") {

@@ -8,6 +8,7 @@
 #include "rootbake/version.h"
 #include "pipeline/pipeline.h"
 #include "write/files.h"
+#include "write/sidecar.h"
 
 #include <algorithm>
 #include <optional>
@@ -171,7 +172,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
     for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked->asset.mainSize;
-    const std::string sidecarText = baked->sidecar.dump(2) + "\n";
+    const std::string sidecarText = toJson(baked->sidecar).dump(2) + "\n";
     files.push_back({sidecar, std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
     for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
     std::vector<fs::path> reads{input.path};

@@ -1,6 +1,7 @@
 // rootbake inspect: the analysis of every clip, as a table or as JSON; writes nothing.
 #include "cli/cli.h"
 #include "cli/run.h"
+#include "pipeline/sidecar.h"
 #include "write/sidecar.h"
 #include "rootbake/num.h"
 
@@ -55,7 +56,7 @@ int inspect(const InspectArgs& args) {
             outcome.err += failedGateLines(label, clip, gates);
             addDoubts(run, label, clip, a, outcome);
             if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
+            Json object = toJson(sidecarClip(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip), a.upAxis));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
             rows.push_back({clipName(clip), sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root) : "-", fixedPoint(a.strideLength, 4),

@@ -89,13 +89,8 @@ int report(const ReportArgs& args) {
     std::vector<fs::path> reads;
     int status = kOk;
     for (const InputFile& input : run.inputs) {
-        auto asset = loadInput(run, input);
-        if (!asset) {
-            printError(asset.error().message);
-            status = kBadInput;
-            continue;
-        }
-        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
+        std::optional<Asset> asset = loadPrinting(run, input, status);
+        if (!asset) continue;
         addReads(input, *asset, reads);
         auto analysed = analyseInput(run, *asset, optionsForClips(run, input, *asset));
         if (!analysed) {

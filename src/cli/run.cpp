@@ -159,6 +159,17 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
     return std::move(loaded->asset);
 }
 
+std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status) {
+    auto asset = loadInput(run, input);
+    if (!asset) {
+        printError(asset.error().message);
+        status = kBadInput;
+        return std::nullopt;
+    }
+    std::fputs(loadWarnings(run, *asset).c_str(), stderr);
+    return std::move(*asset);
+}
+
 std::string loadWarnings(const RunContext& run, const Asset& asset) {
     std::string out;
     if (run.args.quiet) return out;

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ struct InputFacts {
 // The pipeline's load (pipeline::loadAsset) with the run's limits; an error over a limit
 // says how to raise it. With facts, the file is read once for both.
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
+
+// loadInput for the commands that print as they go (info, report) and go on past an input
+// that does not load: its error printed and `status` set to bad input (nothing returned),
+// else its load warnings printed.
+std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status);
 
 // The pipeline's analysis (pipeline::analyseAsset) with the run's limits and each clip's
 // options (optionsForClips); an error over a limit names the file and how to raise it.

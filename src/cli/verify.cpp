@@ -328,18 +328,7 @@ int replayAndPrint(const VerifyArgs& args, Replay& replay) {
 // sidecar, without the file (the contacts are the analysis's, or its candidates).
 verify::ClipMotion motionInMemory(const Rig& rig, const Clip& played, const ClipAnalysis& a, const glm::dvec3& upAxis,
                                   ClipReport& report) {
-    verify::ClipMotion m;
-    m.times = a.track.times;
-    for (const glm::dvec3& t : a.track.translation) m.translation.insert(m.translation.end(), {t.x, t.y, t.z});
-    m.yaw = a.track.yaw;
-    m.duration = a.duration;
-    m.upAxis = upAxis;
-    m.characterHeight = a.characterHeight;
-    m.averageSpeed = a.averageSpeed;
-    m.averageAngularSpeed = a.averageAngularSpeed;
-    m.travelDirection = a.travelDirection;
-    m.character = a.character;
-    m.contacts = a.contacts;
+    verify::ClipMotion m = verify::motionFromAnalysis(a, upAxis);
     if (m.contacts.empty() && a.duration > 0) {
         m.contacts = verify::findContactCandidates(rig, played, a.root, m.character, m.upAxis);
         report.contactsFound = true;

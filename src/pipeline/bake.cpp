@@ -1,6 +1,7 @@
 #include "pipeline/bake.h"
 
 #include "pipeline/pipeline.h"
+#include "pipeline/sidecar.h"
 
 #include "write/rootbone.h"
 #include "write/sha256.h"
@@ -108,22 +109,25 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out, st
     return Ok{};
 }
 
-nlohmann::ordered_json sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
-                                 const BakeSettings& settings) {
-    nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+                  const BakeSettings& settings) {
+    Sidecar sidecar;
+    sidecar.schema = kSidecarSchema;
+    sidecar.generator = settings.generator;
+    sidecar.input = settings.inputName;
+    sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
+    sidecar.output = settings.outputName;
+    sidecar.hasRootBone = out.rootBone >= 0;
+    sidecar.rootBone = {settings.rootBone, out.rootBone};
+    const glm::dvec3 up = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
+    sidecar.upAxis = {up.x, up.y, up.z};
+    sidecar.units = "metres (glTF scene units)";
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const int index = asset.clips[i].gltfIndex;
-        clips.push_back(clipToJson(asset.rig, out.clips[i].analysis, out.clips[i].loop,
-                                   out.asset.animationOf[index], out.asset.nameOf[index]));
+        sidecar.clips.push_back(sidecarClip(asset.rig, out.clips[i].analysis, out.clips[i].loop,
+                                            out.asset.animationOf[index], out.asset.nameOf[index], up));
     }
-    SidecarHeader header;
-    header.generator = settings.generator;
-    header.input = settings.inputName;
-    header.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
-    header.output = settings.outputName;
-    header.upAxis = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
-    if (out.rootBone >= 0) header.rootBone = {{"name", settings.rootBone}, {"index", out.rootBone}};
-    return sidecarToJson(header, std::move(clips));
+    return sidecar;
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint
 
 struct Baked {
     RewrittenAsset asset;
-    nlohmann::ordered_json sidecar;
+    Sidecar sidecar;  // the document (toJson in write/sidecar.h writes it)
     std::vector<BakedClip> clips;  // per input animation
     // bake --root-bone: the bone's glTF index (-1: none), and whether the asset had it already
     // (then its keys carry the motion and every clip is written as it is).
