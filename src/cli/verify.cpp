@@ -132,46 +132,34 @@ Status playUnderRootBone(const VerifyArgs& args, VerifyInputs& inputs) {
     return Ok{};
 }
 
-// Sidecar clip i as the replay takes it, its nodes found in the baked rig; the report's line
-// gets the contacts (the analysis's candidates when the sidecar names none).
-Result<verify::ClipMotion> motionOf(const VerifyArgs& args, const VerifyInputs& inputs, std::size_t i,
-                                    ClipReport& report) {
-    const Rig& rig = inputs.baked.rig;
-    const Sidecar& sidecar = inputs.sidecar;
-    const SidecarClip& c = sidecar.clips[i];
-    const std::string path = "clips[" + std::to_string(i) + "]";
-    if (c.animation >= static_cast<int>(inputs.baked.clips.size()))
-        return Error{args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) + " out of range (" +
-                     args.baked + " has " + std::to_string(inputs.baked.clips.size()) + " animations)"};
-    // An unnamed clip is "animations[N]" (N the input's index, which is the output's unless
-    // --keep-source names the copy); blank in sidecars of rootbake 0.1.0.
-    const Clip& played = inputs.baked.clips[c.animation];
-    if (clipName(played) != c.name && !(c.name.empty() && played.name.empty()))
-        return Error{args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " + args.baked +
-                     " is \"" + clipName(played) + "\", not \"" + c.name + "\""};
+// A sidecar clip as the replay takes it, its nodes found in the baked rig; the report's line
+// gets the contacts (the analysis's candidates when the sidecar names none). `played` is the
+// baked clip it moves; path: "clips[i]", for messages.
+Result<verify::ClipMotion> motionOf(const Rig& rig, const SidecarClip& c, const Clip& played,
+                                    const std::string& sidecarName, const std::string& path, ClipReport& report) {
     verify::ClipMotion m;
     m.times = c.times;
     m.translation = c.translation;
     m.yaw = c.yaw;
     m.duration = c.duration;
-    m.upAxis = glm::dvec3(sidecar.upAxis[0], sidecar.upAxis[1], sidecar.upAxis[2]);
+    m.upAxis = glm::dvec3(c.upAxis[0], c.upAxis[1], c.upAxis[2]);
     m.characterHeight = c.characterHeight;
     m.averageSpeed = c.averageSpeed;
     m.averageAngularSpeed = c.averageAngularSpeed;
     m.travelDirection = {c.travelDirection[0], c.travelDirection[1], c.travelDirection[2]};
     int root = -1;
     if (c.hasRootNode) {
-        auto n = rigNode(rig, c.rootNode, args.sidecar, path + ".rootNode");
+        auto n = rigNode(rig, c.rootNode, sidecarName, path + ".rootNode");
         if (!n) return n.error();
         root = *n;
     }
     if (c.hasCharacterNode) {
-        auto n = rigNode(rig, c.characterNode, args.sidecar, path + ".characterNode");
+        auto n = rigNode(rig, c.characterNode, sidecarName, path + ".characterNode");
         if (!n) return n.error();
         m.character = *n;
     }
     for (std::size_t k = 0; k < c.contactNodes.size(); ++k) {
-        auto n = rigNode(rig, c.contactNodes[k], args.sidecar, path + ".contactNodes[" + std::to_string(k) + "]");
+        auto n = rigNode(rig, c.contactNodes[k], sidecarName, path + ".contactNodes[" + std::to_string(k) + "]");
         if (!n) return n.error();
         m.contacts.push_back(*n);
     }
@@ -185,6 +173,22 @@ Result<verify::ClipMotion> motionOf(const VerifyArgs& args, const VerifyInputs& 
     }
     report.contacts = m.contacts;
     return m;
+}
+
+// The baked clip sidecar clip i moves: its animation, checked against the baked asset.
+Result<const Clip*> playedClip(const VerifyArgs& args, const VerifyInputs& inputs, std::size_t i) {
+    const SidecarClip& c = inputs.sidecar.clips[i];
+    const std::string path = "clips[" + std::to_string(i) + "]";
+    if (c.animation >= static_cast<int>(inputs.baked.clips.size()))
+        return Error{args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) + " out of range (" +
+                     args.baked + " has " + std::to_string(inputs.baked.clips.size()) + " animations)"};
+    // An unnamed clip is "animations[N]" (N the input's index, which is the output's unless
+    // --keep-source names the copy); blank in sidecars of rootbake 0.1.0.
+    const Clip& played = inputs.baked.clips[c.animation];
+    if (clipName(played) != c.name && !(c.name.empty() && played.name.empty()))
+        return Error{args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " + args.baked +
+                     " is \"" + clipName(played) + "\", not \"" + c.name + "\""};
+    return &played;
 }
 
 // What verify replays, however it got it: the baked files read back (verify) or the bake
@@ -324,19 +328,6 @@ int replayAndPrint(const VerifyArgs& args, Replay& replay) {
     return failed ? kGateFailed : kOk;
 }
 
-// Clip i of the bake as the sidecar gives it, from its analysis: motionOf's reading of the
-// sidecar, without the file (the contacts are the analysis's, or its candidates).
-verify::ClipMotion motionInMemory(const Rig& rig, const Clip& played, const ClipAnalysis& a, const glm::dvec3& upAxis,
-                                  ClipReport& report) {
-    verify::ClipMotion m = verify::motionFromAnalysis(a, upAxis);
-    if (m.contacts.empty() && a.duration > 0) {
-        m.contacts = verify::findContactCandidates(rig, played, a.root, m.character, m.upAxis);
-        report.contactsFound = true;
-    }
-    report.contacts = m.contacts;
-    return m;
-}
-
 // The root bone bake found in the asset already (--root-bone naming the root): its keys carry
 // the motion, so the baked clip plays without them, and the source's keys under it move as
 // playUnderRootBone moves them. -1: none, or a new bone (the source rig plays the same motion).
@@ -347,22 +338,20 @@ int rootBoneAlready(const Asset& asset, const Baked& baked) {
 
 }  // namespace
 
-int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked, const glm::dvec3& upAxis) {
+int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) {
     Replay replay;
     replay.rig = &asset.rig;
     std::vector<Clip> sources;  // with a root bone found in the asset: its children's keys moved under it
     const int bone = rootBoneAlready(asset, baked);
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
-        const ClipAnalysis& a = baked.clips[i].analysis;
         Clip played = applyInPlace(clip, baked.clips[i].channels);
         std::erase_if(played.channels, [&](const Channel& channel) { return channel.node == bone; });
         ClipReport report;
-        report.name = baked.asset.nameOf[clip.gltfIndex];
-        report.animation = baked.asset.animationOf[clip.gltfIndex];
-        report.source = sourceName(a.source);
-        report.duration = a.duration;
-        replay.motions.push_back(motionInMemory(asset.rig, played, a, glm::normalize(upAxis), report));
+        auto motion = motionOf(asset.rig, baked.sidecar.clips[i], played, args.sidecar,
+                               "clips[" + std::to_string(i) + "]", report);
+        if (!motion) return printError(motion.error().message), kBadInput;
+        replay.motions.push_back(std::move(*motion));
         replay.played.push_back(std::move(played));
         replay.reports.push_back(std::move(report));
         sources.push_back(clip);
@@ -400,7 +389,10 @@ int verify(const VerifyArgs& given) {
     std::vector<ClipReport> reports(clips);
     std::vector<verify::ClipMotion> motions;
     for (std::size_t i = 0; i < clips; ++i) {
-        auto motion = motionOf(args, *inputs, i, reports[i]);
+        auto played = playedClip(args, *inputs, i);
+        if (!played) return printError(played.error().message), kBadInput;
+        auto motion = motionOf(inputs->baked.rig, inputs->sidecar.clips[i], **played, args.sidecar,
+                               "clips[" + std::to_string(i) + "]", reports[i]);
         if (!motion) return printError(motion.error().message), kBadInput;
         motions.push_back(std::move(*motion));
     }

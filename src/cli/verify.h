@@ -23,10 +23,10 @@ struct VerifyArgs {
 // Clips that do not travel (average speed 0) are reported but not gated.
 int verify(const VerifyArgs& args);
 
-// bake --verify: verify of what bake just wrote, from memory: the asset as loaded and the bake
-// (its analyses, in-place channels and the output's animation indices and names) replayed as
-// verify replays the files it reads. args name the files, as the table prints them; upAxis is
-// the asset's (the sidecar's, before it is normalized).
-int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked, const glm::dvec3& upAxis);
+// bake --verify: verify of what bake just wrote, from memory: the asset as loaded, its clips
+// made in place as the output holds them, moved by the tracks of the typed sidecar the bake
+// wrote (Baked::sidecar), as verify replays the files it reads. args name the files, as the
+// table prints them.
+int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked);
 
 }  // namespace rootbake::cli

@@ -172,26 +172,21 @@ std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, 
     return analysis ? analysis->contacts : std::vector<int>{};
 }
 
-ClipMotion motionFromAnalysis(const ClipAnalysis& a, const glm::dvec3& upAxis) {
+ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& a) {
     ClipMotion m;
     m.times = a.track.times;
     for (const glm::dvec3& t : a.track.translation)
         m.translation.insert(m.translation.end(), {t.x, t.y, t.z});
     m.yaw = a.track.yaw;
     m.duration = a.duration;
-    m.upAxis = upAxis;
-    m.contacts = a.contacts;
+    m.upAxis = a.upAxis;
+    m.contacts = !a.contacts.empty() ? a.contacts
+                                     : findContactCandidates(rig, inPlaceClip, a.root, a.character, a.upAxis);
     m.character = a.character;
     m.characterHeight = a.characterHeight;
     m.averageSpeed = a.averageSpeed;
     m.averageAngularSpeed = a.averageAngularSpeed;
     m.travelDirection = a.travelDirection;
-    return m;
-}
-
-ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& a) {
-    ClipMotion m = motionFromAnalysis(a, a.upAxis);
-    if (m.contacts.empty()) m.contacts = findContactCandidates(rig, inPlaceClip, a.root, a.character, a.upAxis);
     return m;
 }
 

@@ -64,11 +64,8 @@ struct ClipMotion {
     runtime::Track track() const;
 };
 
-// The motion of an analysis as the sidecar carries it (ClipAnalysis.track), under upAxis
-// (the sidecar's); contacts: the analysis's, empty when it names none.
-ClipMotion motionFromAnalysis(const ClipAnalysis& analysis, const glm::dvec3& upAxis);
-
-// The same under the analysis's up axis, and for a clip that names no contacts the candidates below.
+// The motion of an analysis (ClipAnalysis.track is what the sidecar carries).
+// contacts: the analysis's, or for a clip that names none the candidates below.
 ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
 
 // Leaf joints under `root` (every joint when -1) whose lowest point over the clip
