@@ -76,6 +76,42 @@ void removeEmpty(const std::vector<fs::path>& folders) {
         if (fs::is_empty(*it, error)) fs::remove(*it, error);
 }
 
+// How bake settles the asset: the analysis options of the input (config and command line), the
+// run's limits, the output's container and names, and the input's hash from its one read.
+BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input, const Asset& asset,
+                          const fs::path& out, Container container, const std::string& inputSha256) {
+    BakeSettings settings;
+    settings.analysis = optionsForAsset(run, input);
+    settings.clipAnalysis = optionsForClips(run, input, asset);
+    settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
+    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
+    settings.rewrite.keepSource = args.keepSource;
+    settings.rewrite.container = container;
+    settings.rewrite.binName = out.stem().string() + ".bin";
+    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
+    settings.inputSha256 = inputSha256;
+    settings.generator = "rootbake " ROOTBAKE_VERSION;
+    settings.inputName = input.path.filename().string();
+    settings.outputName = out.filename().string();
+    settings.rootBone = args.rootBone;
+    return settings;
+}
+
+// The files of one bake: the asset (gathered from its pieces; the asset and `baked` outlive the
+// write), its sidecar, and the files beside it (.bin, images), whose bytes move into the plan.
+std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
+    std::vector<PlannedFile> files;
+    files.push_back({out, {}, {}});
+    for (const OutputPiece& p : baked.asset.main)
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
+    for (const StreamedFile& f : baked.asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
+    files.back().size = baked.asset.mainSize;
+    const std::string sidecarText = toJson(baked.sidecar).dump(2) + "\n";
+    files.push_back({sidecarPath(out), std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
+    for (SideFile& f : baked.asset.files) files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
+    return files;
+}
+
 // What bake --report and bake --verify take from the one pass of the pipeline over their
 // one input: nothing is loaded, analysed or read back again.
 struct KeptBake {
@@ -115,21 +151,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
                                 " would be written under this name; pass --" +
                                 (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
 
-    BakeSettings settings;
-    settings.analysis = optionsForAsset(run, input);
-    settings.clipAnalysis = optionsForClips(run, input, *asset);
-    settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
-    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
-    const std::string stem = out.stem().string();
-    settings.rewrite.keepSource = args.keepSource;
-    settings.rewrite.container = container;
-    settings.rewrite.binName = stem + ".bin";
-    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
-    settings.inputSha256 = facts.sha256;
-    settings.generator = "rootbake " ROOTBAKE_VERSION;
-    settings.inputName = input.path.filename().string();
-    settings.outputName = out.filename().string();
-    settings.rootBone = args.rootBone;
+    const BakeSettings settings = bakeSettings(run, args, input, *asset, out, container, facts.sha256);
 
     auto analysed = analyseInput(run, *asset, settings.clipAnalysis);
     if (!analysed) return fail(kBadInput, analysed.error().message);
@@ -164,17 +186,8 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
                          {"failedGates", gates}});
     }
 
-    const fs::path folder = out.parent_path();
     const fs::path sidecar = sidecarPath(out);
-    std::vector<PlannedFile> files;
-    files.push_back({out, {}, {}});
-    for (const OutputPiece& p : baked->asset.main)  // the asset and baked outlive the write
-        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
-    files.back().size = baked->asset.mainSize;
-    const std::string sidecarText = toJson(baked->sidecar).dump(2) + "\n";
-    files.push_back({sidecar, std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
-    for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
+    std::vector<PlannedFile> files = plannedFiles(out, *baked);
     std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
 

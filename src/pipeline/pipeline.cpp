@@ -17,9 +17,9 @@ std::atomic<std::uint64_t> analysisCount{0};
 Counts counts() { return {loadCount.load(), analysisCount.load()}; }
 
 Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& limits, bool hash) {
-    ++loadCount;
     Loaded out;
     if (!hash) {
+        ++loadCount;
         auto asset = rootbake::loadAsset(path, limits);
         if (!asset) return asset.error();
         out.asset = std::move(*asset);
@@ -28,7 +28,6 @@ Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& li
     auto bytes = readAssetFile(path, limits);
     if (!bytes) return bytes.error();
     out.sha256 = sha256Hex(*bytes);
-    --loadCount;  // counted once, by loadAssetBytes
     auto asset = loadAssetBytes(std::move(*bytes), path, limits);
     if (!asset) return asset.error();
     out.asset = std::move(*asset);
