@@ -18,7 +18,7 @@ namespace rootbake::pipeline {
 // Passes through the stages since the program started, on every thread: what a test
 // compares before and after one command.
 struct Counts {
-    std::uint64_t loads = 0;     // assets loaded (loadAsset)
+    std::uint64_t loads = 0;     // assets handed to the loader (loadAsset, loadAssetBytes)
     std::uint64_t analyses = 0;  // assets analysed (analyseAsset), every clip of one in one pass
 };
 Counts counts();
