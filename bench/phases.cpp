@@ -10,7 +10,8 @@
 // bakeAsset does analyse + rewrite in one call; it is timed too, on its own, as a check that the
 // split here costs what the product's call costs.
 #include "rootbake/version.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
+#include "pipeline/sidecar.h"
 #include "write/files.h"
 #include "write/sha256.h"
 
@@ -85,19 +86,21 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     start = Clock::now();
     auto rewritten = rewriteAsset(*asset, rewrites, settings.rewrite);
     if (!rewritten) fail(rewritten.error().message);
-    nlohmann::ordered_json clips = nlohmann::ordered_json::array();
+    Sidecar document;
+    document.schema = kSidecarSchema;
+    document.generator = settings.generator;
+    document.input = settings.inputName;
+    document.inputSha256 = settings.inputSha256;
+    document.output = settings.outputName;
+    const glm::dvec3 up = glm::normalize(settings.analysis.upAxis);
+    document.upAxis = {up.x, up.y, up.z};
+    document.units = "metres (glTF scene units)";
     for (std::size_t i = 0; i < asset->clips.size(); ++i) {
         const int index = asset->clips[i].gltfIndex;
-        clips.push_back(clipToJson(asset->rig, baked[i].analysis, baked[i].loop,
-                                   rewritten->animationOf[index], rewritten->nameOf[index]));
+        document.clips.push_back(sidecarClip(asset->rig, baked[i].analysis, baked[i].loop,
+                                             rewritten->animationOf[index], rewritten->nameOf[index], up));
     }
-    SidecarHeader header;
-    header.generator = settings.generator;
-    header.input = settings.inputName;
-    header.inputSha256 = settings.inputSha256;
-    header.output = settings.outputName;
-    header.upAxis = glm::normalize(settings.analysis.upAxis);
-    const std::string sidecar = sidecarToJson(header, std::move(clips)).dump(2) + "\n";
+    const std::string sidecar = toJson(document).dump(2) + "\n";
     times.rewrite = secondsSince(start);
 
     start = Clock::now();

@@ -187,7 +187,7 @@ int runCommand(const CLI::App& app, CommandLine& c) {
     if (command == "inspect") return inspect(c.inspect);
     if (command == "check") return check(c.check);
     if (command == "info") return info(c.info);
-    if (command == "report") return report(c.report);
+    if (command == "report") return cli::report(c.report);
     if (command == "verify") return verify(c.verify);
     return kUsage;
 }

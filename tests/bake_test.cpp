@@ -3,7 +3,8 @@
 // Truth is the source clip itself, sampled by the pose evaluator; nothing is
 // compared with the analysis that produced it. Then the real executable: its
 // refusals, exit codes, and that a failed run leaves its folder as it was.
-#include "write/bake.h"
+#include "pipeline/bake.h"
+#include "write/sidecar.h"
 #include "core/frames.h"
 #include "gltf/asset.h"
 #include "support.h"
@@ -109,7 +110,7 @@ struct Residuals {
 
 // Checks one baked clip against its source (input animation `a`).
 Residuals checkBakedClip(const Run& run, int a) {
-    const Json& entry = run.baked.sidecar["clips"][a];
+    const Json entry = toJson(run.baked.sidecar)["clips"][a];
     const ClipAnalysis& analysis = run.baked.clips[a].analysis;
     REQUIRE(!run.baked.clips[a].channels.empty());
     const Clip& source = run.input.clips[a];
@@ -117,8 +118,8 @@ Residuals checkBakedClip(const Run& run, int a) {
     const int root = rigIndex(run.output, entry["rootNode"]);
     const int character = rigIndex(run.output, entry["characterNode"]);
     REQUIRE(root >= 0);
-    const glm::dvec3 up(run.baked.sidecar["upAxis"][0], run.baked.sidecar["upAxis"][1],
-                        run.baked.sidecar["upAxis"][2]);
+    const glm::dvec3 up(toJson(run.baked.sidecar)["upAxis"][0], toJson(run.baked.sidecar)["upAxis"][1],
+                        toJson(run.baked.sidecar)["upAxis"][2]);
     const double from = entry["from"], to = entry["to"];
     // Fractions of the height, as the analysis takes them (a rig without height: of 1 unit).
     const double height =
@@ -220,7 +221,7 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
     const std::size_t count = input.clips.size();
     int added = 0;
     for (std::size_t a = 0; a < count; ++a) {
-        const Json& entry = baked->sidecar["clips"][a];
+        const Json entry = toJson(baked->sidecar)["clips"][a];
         // The source animation is untouched, and so are the accessors it reads.
         CHECK(output.document["animations"][a].dump() == input.document["animations"][a].dump());
         for (const Json& sampler : input.document["animations"][a]["samplers"])

@@ -4,7 +4,7 @@
 // keep a small file from costing minutes or gigabytes.
 #include "gltf/asset.h"
 #include "support.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 
 #include <doctest/doctest.h>
 

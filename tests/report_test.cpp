@@ -3,6 +3,7 @@
 // closed-form footholds in the top view, every corpus asset, and the command.
 #include "biped.h"
 #include "gltf/asset.h"
+#include "pipeline/bake.h"
 #include "report/report.h"
 #include "support.h"
 
@@ -262,9 +263,9 @@ void requireClipSections(const std::string& html, int asset, const Asset& input,
 std::vector<report::ClipReport> describeAll(const Asset& asset) {
     std::vector<report::ClipReport> clips;
     for (const Clip& clip : asset.clips) {
-        auto described = report::describeClip(asset.rig, clip, {});
-        REQUIRE_MESSAGE(described.ok(), (described.ok() ? "" : described.error().message));
-        clips.push_back(std::move(*described));
+        auto baked = makeClipInPlace(asset.rig, clip, {});
+        REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
+        clips.push_back(report::describeClip(asset.rig, clip, *baked));
     }
     return clips;
 }

@@ -4,7 +4,8 @@
 #include "gltf/asset.h"
 #include "gltf/internal.h"
 #include "support.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
+#include "write/sidecar.h"
 
 #include "biped.h"
 
@@ -112,8 +113,8 @@ TEST_CASE("root bone: inserted between the hips and their parent, at the ground 
     CHECK(output.rig.gltfIndex[bone] == input.rig.size());  // appended: no node is renumbered
     CHECK(output.rig.parent[hips] == bone);
     CHECK(output.rig.name[output.rig.parent[bone]] == "Armature");
-    CHECK(baked->sidecar["rootBone"]["name"] == "root");
-    CHECK(baked->sidecar["rootBone"]["index"] == input.rig.size());
+    CHECK(toJson(baked->sidecar)["rootBone"]["name"] == "root");
+    CHECK(toJson(baked->sidecar)["rootBone"]["index"] == input.rig.size());
     // In the Armature's space the hips rest at (0.25, 1.03, -0.125); the ground under them, at the
     // height of the Armature's origin (+Y is up there too), is (0.25, 0, -0.125).
     const Transform& rest = output.rig.rest[bone];
@@ -228,13 +229,13 @@ TEST_CASE("root bone: baking the output again changes nothing; the same input gi
     auto second = bakeWithRootBone(output);
     REQUIRE_MESSAGE(second.ok(), (second ? "" : second.error().message));
     CHECK(joinPieces(second->asset.main) == joinPieces(first->asset.main));
-    CHECK(second->sidecar["rootBone"]["index"] == input.rig.size());
+    CHECK(toJson(second->sidecar)["rootBone"]["index"] == input.rig.size());
     // Its sidecar finds the motion in the root bone's keys: the same turn, and the same stride and
     // speed for a clip that does not turn. (A turn is about the character's origin, the bone sits
     // off it under these hips, so its own travel over a turning cycle is another chord.)
     for (std::size_t i = 0; i < input.clips.size(); ++i) {
-        const Json& a = first->sidecar["clips"][i];
-        const Json& b = second->sidecar["clips"][i];
+        const Json a = toJson(first->sidecar)["clips"][i];
+        const Json b = toJson(second->sidecar)["clips"][i];
         CAPTURE(a["name"]);
         CHECK(b["rootNode"]["name"] == "root");
         CHECK(b["turn"].get<double>() == doctest::Approx(a["turn"].get<double>()).epsilon(1e-5));

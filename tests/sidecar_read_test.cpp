@@ -7,7 +7,8 @@
 #include "biped.h"
 #include "gltf/asset.h"
 #include "sidecar/read.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
+#include "pipeline/sidecar.h"
 
 #include <doctest/doctest.h>
 
@@ -151,18 +152,20 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     auto asset = loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(asset.ok());
-    Json clips = Json::array();
+    Sidecar written;
+    written.schema = kSidecarSchema;
+    written.generator = "rootbake test";
+    written.inputSha256 = std::string(64, 'a');
+    written.units = "metres (glTF scene units)";
     std::vector<ClipAnalysis> analyses;
     for (const Clip& clip : asset->clips) {
         auto baked = bakeClip(asset->rig, clip, {});
         REQUIRE(baked.ok());
-        clips.push_back(clipToJson(asset->rig, baked->analysis, baked->loop, clip.gltfIndex, clip.name));
+        written.clips.push_back(
+            sidecarClip(asset->rig, baked->analysis, baked->loop, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
         analyses.push_back(baked->analysis);
     }
-    SidecarHeader header;
-    header.generator = "rootbake test";
-    header.inputSha256 = std::string(64, 'a');
-    const Sidecar sidecar = mustParse(sidecarToJson(header, clips).dump(2));
+    const Sidecar sidecar = mustParse(toJson(written).dump(2));
     REQUIRE(sidecar.clips.size() == asset->clips.size());
     for (std::size_t i = 0; i < analyses.size(); ++i) {
         const ClipAnalysis& a = analyses[i];

@@ -7,7 +7,7 @@
 #include "gltf/internal.h"
 #include "gltf/rewrite.h"
 #include "support.h"
-#include "write/bake.h"
+#include "pipeline/bake.h"
 
 #include "biped.h"
 

@@ -316,6 +316,13 @@ struct LoopSeam {
 };
 LoopSeam measureLoopSeam(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
 
+// One clip, analysed and made in place.
+struct BakedClip {
+    ClipAnalysis analysis;
+    std::vector<InPlaceChannel> channels;  // empty: the clip is written as it is (footContact, none)
+    LoopSeam loop;                         // of the in-place clip
+};
+
 // x character height: a seam (LoopSeam::positionFraction) above this is a visible pop
 // (3.5 cm on a 1.75 m character). `--fail-on loop-gap` without a value fails a clip
 // above it; the report flags it.

@@ -40,6 +40,26 @@ struct SidecarNode {
 struct SidecarContact {
     SidecarNode node;
     std::vector<std::array<double, 2>> planted;  // s, [start, end] from the clip start
+    // Written, not read back (parseSidecar leaves them as they are): how the analysis decided.
+    bool hasStanceShare = false;  // false: left out of the sidecar
+    double stanceShare = 0;       // fraction of the clip in stance
+};
+
+// A footContact clip's evidence for its deduced travel (docs/sidecar.md).
+struct SidecarContactEvidence {
+    double flightShare = 0;     // fraction of the clip with no contact in stance
+    double speedSpread = 0;     // of the stance speeds
+    int touchDowns = 0;         // stances begun, all contacts together
+    double stridePerCycle = 0;  // scene units
+};
+
+// How cleanly the in-place clip loops.
+struct SidecarLoop {
+    double positionError = 0;          // scene units
+    double positionErrorFraction = 0;  // of the character height
+    double rotationErrorDegrees = 0;
+    bool hasWorstNode = false;  // false: null in the sidecar
+    SidecarNode worstNode;
 };
 
 struct SidecarClip {
@@ -65,6 +85,13 @@ struct SidecarClip {
     std::vector<double> translation;  // x, y, z per key, flat
     std::vector<double> yaw;          // rad per key; empty when the sidecar gives none
     std::vector<SidecarContact> contacts;
+    // Written by rootbake, not read back (parseSidecar leaves them as they are: nothing that
+    // plays or checks the motion needs them, and reading them would refuse older sidecars).
+    bool hasContactEvidence = false;  // footContact clips only
+    SidecarContactEvidence contactEvidence;
+    SidecarLoop loop;
+    std::string reason;                 // why the analysis decided as it did
+    std::vector<std::string> warnings;  // the analysis's doubts
 
     // Spans into this clip's vectors: valid while the clip lives and its vectors are
     // not reassigned (moving the clip keeps them). Passes runtime::validateTrack

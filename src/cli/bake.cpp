@@ -6,10 +6,12 @@
 #include "cli/run.h"
 #include "cli/verify.h"
 #include "rootbake/version.h"
-#include "write/bake.h"
+#include "pipeline/pipeline.h"
 #include "write/files.h"
+#include "write/sidecar.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <set>
 
@@ -74,8 +76,53 @@ void removeEmpty(const std::vector<fs::path>& folders) {
         if (fs::is_empty(*it, error)) fs::remove(*it, error);
 }
 
+// How bake settles the asset: the analysis options of the input (config and command line), the
+// run's limits, the output's container and names, and the input's hash from its one read.
+BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input, const Asset& asset,
+                          const fs::path& out, Container container, const std::string& inputSha256) {
+    BakeSettings settings;
+    settings.analysis = optionsForAsset(run, input);
+    settings.clipAnalysis = optionsForClips(run, input, asset);
+    settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
+    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
+    settings.rewrite.keepSource = args.keepSource;
+    settings.rewrite.container = container;
+    settings.rewrite.binName = out.stem().string() + ".bin";
+    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
+    settings.inputSha256 = inputSha256;
+    settings.generator = "rootbake " ROOTBAKE_VERSION;
+    settings.inputName = input.path.filename().string();
+    settings.outputName = out.filename().string();
+    settings.rootBone = args.rootBone;
+    return settings;
+}
+
+// The files of one bake: the asset (gathered from its pieces; the asset and `baked` outlive the
+// write), its sidecar, and the files beside it (.bin, images), whose bytes move into the plan.
+std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
+    std::vector<PlannedFile> files;
+    files.push_back({out, {}, {}});
+    for (const OutputPiece& p : baked.asset.main)
+        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
+    for (const StreamedFile& f : baked.asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
+    files.back().size = baked.asset.mainSize;
+    const std::string sidecarText = toJson(baked.sidecar).dump(2) + "\n";
+    files.push_back({sidecarPath(out), std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
+    for (SideFile& f : baked.asset.files) files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
+    return files;
+}
+
+// What bake --report and bake --verify take from the one pass of the pipeline over their
+// one input: nothing is loaded, analysed or read back again.
+struct KeptBake {
+    Asset asset;
+    Baked baked;
+    report::AssetReport page;     // --report: the asset's section of the page
+    std::vector<fs::path> reads;  // --report: the files the page must not overwrite
+};
+
 AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFile& input, const fs::path& out,
-                     std::string& depRule) {
+                     std::string& depRule, std::optional<KeptBake>* kept) {
     AssetOutcome outcome;
     const std::string label = input.path.string();
     auto fail = [&](int code, const std::string& message) {
@@ -104,23 +151,16 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
                                 " would be written under this name; pass --" +
                                 (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
 
-    BakeSettings settings;
-    settings.analysis = optionsForAsset(run, input);
-    settings.clipAnalysis = optionsForClips(run, input, *asset);
-    settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
-    settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
-    const std::string stem = out.stem().string();
-    settings.rewrite.keepSource = args.keepSource;
-    settings.rewrite.container = container;
-    settings.rewrite.binName = stem + ".bin";
-    // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
-    settings.inputSha256 = facts.sha256;
-    settings.generator = "rootbake " ROOTBAKE_VERSION;
-    settings.inputName = input.path.filename().string();
-    settings.outputName = out.filename().string();
-    settings.rootBone = args.rootBone;
+    const BakeSettings settings = bakeSettings(run, args, input, *asset, out, container, facts.sha256);
 
-    auto baked = bakeAsset(*asset, {}, settings);
+    auto analysed = analyseInput(run, *asset, settings.clipAnalysis);
+    if (!analysed) return fail(kBadInput, analysed.error().message);
+    report::AssetReport page;  // the analyses before the root bone takes the motion off the clips
+    if (kept && !args.report.empty() && pipeline::firstClipError(*asset, *analysed).empty()) {
+        int described = kOk;
+        page = describeInput(label, *asset, *analysed, described);
+    }
+    auto baked = describeAsset(*asset, std::move(*analysed), {}, settings);
     if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
 
     // What the run reports, before the bytes move into the plan.
@@ -146,17 +186,8 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
                          {"failedGates", gates}});
     }
 
-    const fs::path folder = out.parent_path();
     const fs::path sidecar = sidecarPath(out);
-    std::vector<PlannedFile> files;
-    files.push_back({out, {}, {}});
-    for (const OutputPiece& p : baked->asset.main)  // the asset and baked outlive the write
-        files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    for (const StreamedFile& f : baked->asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
-    files.back().size = baked->asset.mainSize;
-    const std::string sidecarText = baked->sidecar.dump(2) + "\n";
-    files.push_back({sidecar, std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
-    for (SideFile& f : baked->asset.files) files.push_back({folder / f.relativePath, std::move(f.bytes), f.copyFrom});
+    std::vector<PlannedFile> files = plannedFiles(out, *baked);
     std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
 
@@ -181,6 +212,11 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
     outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
+    if (kept) {
+        std::vector<fs::path> pageReads;
+        if (!args.report.empty()) addReads(input, *asset, pageReads);
+        kept->emplace(KeptBake{std::move(*asset), std::move(*baked), std::move(page), std::move(pageReads)});
+    }
     return outcome;
 }
 
@@ -234,6 +270,18 @@ void printBatchSummary(const std::vector<AssetOutcome>& outcomes) {
                  outcomes.size() - std::size_t(failed), gated, failed);
 }
 
+// bake --report: the page of the asset just baked, as `rootbake report` writes it (its load
+// warnings printed again, as that command prints them).
+int reportBaked(const BakeArgs& args, const RunContext& run, const KeptBake& kept) {
+    if (Status named = checkReportOutput(args.report); !named) return printError(named.error().message), kUsage;
+    std::fputs(loadWarnings(run, kept.asset).c_str(), stderr);
+    ReportArgs page;
+    page.common = args.common;
+    page.output = args.report;
+    page.force = args.force;
+    return writeReportPage(page, {kept.page}, kept.reads, optionsForAsset(run, run.inputs.front()));
+}
+
 }  // namespace
 
 int bake(const BakeArgs& args) {
@@ -264,8 +312,10 @@ int bake(const BakeArgs& args) {
         }
     }
     std::vector<std::string> depRules(run.inputs.size());
+    std::optional<KeptBake> kept;  // --report, --verify: their one input's pass
+    const bool keep = !args.report.empty() || args.verify;
     std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
-        return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i]);
+        return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i], keep ? &kept : nullptr);
     });
     removeEmpty(made);
     printDoubtSummary(run, outcomes);
@@ -290,21 +340,13 @@ int bake(const BakeArgs& args) {
     if (outcomes.size() > 1 && !run.args.quiet) printBatchSummary(outcomes);
     if (status != kOk && status != kGateFailed) return status;
 
-    const InputFile& first = run.inputs.front();
-    if (!args.report.empty()) {
-        ReportArgs page;
-        page.common = args.common;
-        page.common.inputs = {first.path.string()};
-        page.output = args.report;
-        page.force = args.force;
-        status = combineExitCodes(status, report(page));
-    }
+    if (!args.report.empty()) status = combineExitCodes(status, reportBaked(args, run, *kept));
     if (args.verify && status == kOk) {
         VerifyArgs check;
         check.baked = outputs.front().string();
         check.sidecar = sidecarPath(outputs.front()).string();
-        check.source = first.path.string();
-        return verify(check);
+        check.source = run.inputs.front().path.string();
+        return verifyBaked(check, kept->asset, kept->baked);
     }
     return status;
 }

@@ -6,7 +6,6 @@
 #include "cli/run.h"
 #include "gltf/read_file.h"
 #include "sidecar/read.h"
-#include "write/bake.h"
 #include "rootbake/num.h"
 
 #include <cmath>
@@ -124,14 +123,15 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     auto sidecar = parseSidecar(*text, committed.string());
     if (!sidecar) return fail(kBadInput, sidecar.error().message);
 
-    const std::vector<Options> options = optionsForClips(run, input, *asset);
-    if (Status budget = checkBudget(run, *asset, options); !budget) return fail(kBadInput, budget.error().message);
+    auto analysed = analyseInput(run, *asset, optionsForClips(run, input, *asset));
+    if (!analysed) return fail(kBadInput, analysed.error().message);
+    if (std::string error = pipeline::firstClipError(*asset, *analysed); !error.empty())
+        return fail(kBadInput, label + ": " + error);
     Compared compared;
     std::vector<bool> matched(sidecar->clips.size(), false);
     for (std::size_t c = 0; c < asset->clips.size(); ++c) {
         const Clip& clip = asset->clips[c];
-        auto baked = bakeClip(asset->rig, clip, options[c]);
-        if (!baked) return fail(kBadInput, label + ": " + baked.error().message);
+        const Result<BakedClip>& baked = analysed->clips[c];
         const std::string name = clipName(clip);
         const SidecarClip* before = committedClip(*sidecar, name, matched);
         if (before) {

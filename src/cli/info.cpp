@@ -147,13 +147,8 @@ int info(const InfoArgs& args) {
     Json assets = Json::array();
     int status = kOk;
     for (const InputFile& input : run.inputs) {
-        auto asset = loadInput(run, input);
-        if (!asset) {
-            printError(asset.error().message);
-            status = kBadInput;
-            continue;
-        }
-        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
+        std::optional<Asset> asset = loadPrinting(run, input, status);
+        if (!asset) continue;
         Json described = describeAsset(*asset);
         if (args.common.json)
             assets.push_back(std::move(described));

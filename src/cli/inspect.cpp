@@ -1,7 +1,8 @@
 // rootbake inspect: the analysis of every clip, as a table or as JSON; writes nothing.
 #include "cli/cli.h"
 #include "cli/run.h"
-#include "write/bake.h"
+#include "pipeline/sidecar.h"
+#include "write/sidecar.h"
 #include "rootbake/num.h"
 
 #include <cstdio>
@@ -28,11 +29,11 @@ int inspect(const InspectArgs& args) {
         }
         outcome.err += loadWarnings(run, *asset);
         outcome.rulesMatched = matchedRules(input, *asset);
-        const std::vector<Options> options = optionsForClips(run, input, *asset);
-        if (Status budget = checkBudget(run, *asset, options); !budget) {
+        auto analysed = analyseInput(run, *asset, optionsForClips(run, input, *asset));
+        if (!analysed) {
             outcome.code = kBadInput;
-            outcome.err += errorLine(budget.error().message);
-            outcome.json = {{"file", label}, {"error", budget.error().message}};
+            outcome.err += errorLine(analysed.error().message);
+            outcome.json = {{"file", label}, {"error", analysed.error().message}};
             return outcome;
         }
         Json clips = Json::array();
@@ -44,10 +45,10 @@ int inspect(const InspectArgs& args) {
         for (std::size_t c = 0; c < asset->clips.size(); ++c) {
             const Clip& clip = asset->clips[c];
             // The same analysis and clip objects as bake's sidecar.
-            auto baked = bakeClip(asset->rig, clip, options[c]);
+            const Result<BakedClip>& baked = analysed->clips[c];
             if (!baked) {
                 outcome.code = combineExitCodes(outcome.code, kBadInput);
-                outcome.err += errorLine(label + ": " + baked.error().message);
+                outcome.err += errorLine(label + ": " + clipLabel(clip) + ": " + baked.error().message);
                 continue;
             }
             const ClipAnalysis& a = baked->analysis;
@@ -55,7 +56,7 @@ int inspect(const InspectArgs& args) {
             outcome.err += failedGateLines(label, clip, gates);
             addDoubts(run, label, clip, a, outcome);
             if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-            Json object = clipToJson(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip));
+            Json object = toJson(sidecarClip(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip), a.upAxis));
             if (anyGate(run.gates)) object["failedGates"] = gates;
             clips.push_back(std::move(object));
             rows.push_back({clipName(clip), sourceName(a.source), a.root >= 0 ? nodeLabel(asset->rig, a.root) : "-", fixedPoint(a.strideLength, 4),

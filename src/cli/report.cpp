@@ -27,73 +27,81 @@ std::string assetLabel(const std::string& input) {
 
 }  // namespace
 
-int report(const ReportArgs& args) {
+Status checkReportOutput(const std::string& output) {
+    const fs::path out = output;
+    if (out.filename().empty() || out.filename() == "." || out.filename() == "..")
+        return Error{output + ": not a file name"};
+    return Ok{};
+}
+
+report::AssetReport describeInput(const std::string& input, const Asset& asset, const pipeline::Analysed& analysed,
+                                  int& status) {
+    report::AssetReport page{assetLabel(input), {}};
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const Clip& clip = asset.clips[i];
+        const Result<BakedClip>& baked = analysed.clips[i];
+        if (!baked) {
+            printError(input + ": animations[" + std::to_string(clip.gltfIndex) + "]: " + baked.error().message);
+            status = kBadInput;
+            continue;
+        }
+        page.clips.push_back(report::describeClip(asset.rig, clip, *baked));
+    }
+    return page;
+}
+
+void addReads(const InputFile& input, const Asset& asset, std::vector<fs::path>& reads) {
+    reads.push_back(input.path);
+    for (const std::string& uri : asset.externalUris) reads.push_back(asset.folder / uri);
+}
+
+int writeReportPage(const ReportArgs& args, const std::vector<report::AssetReport>& assets,
+                    const std::vector<fs::path>& reads, const Options& options) {
     report::ReportSettings settings;
-    const fs::path out = args.output;
-    if (out.filename().empty() || out.filename() == "." || out.filename() == "..") {
-        printError(args.output + ": not a file name");
-        return kUsage;
-    }
-    RunContext run;
-    if (int code = prepareRun(args.common, run); code != kOk) return code;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
-    settings.options = optionsForAsset(run, run.inputs.front());
-
-    std::vector<report::AssetReport> assets;
-    std::vector<fs::path> reads;
-    int status = kOk;
-    std::size_t clips = 0;
-    for (const InputFile& input : run.inputs) {
-        const std::string name = input.path.string();
-        auto asset = loadInput(run, input);
-        if (!asset) {
-            printError(asset.error().message);
-            status = kBadInput;
-            continue;
-        }
-        std::fputs(loadWarnings(run, *asset).c_str(), stderr);
-        reads.push_back(input.path);
-        for (const std::string& uri : asset->externalUris) reads.push_back(asset->folder / uri);
-        report::AssetReport page{assetLabel(name), {}};
-        const std::vector<Options> options = optionsForClips(run, input, *asset);
-        if (Status budget = checkBudget(run, *asset, options); !budget) {
-            printError(budget.error().message);
-            status = kBadInput;
-            continue;
-        }
-        for (std::size_t i = 0; i < asset->clips.size(); ++i) {
-            const Clip& clip = asset->clips[i];
-            auto described = report::describeClip(asset->rig, clip, options[i]);
-            if (!described) {
-                printError(name + ": animations[" + std::to_string(clip.gltfIndex) + "]: " +
-                           described.error().message);
-                status = kBadInput;
-                continue;
-            }
-            page.clips.push_back(std::move(*described));
-        }
-        clips += page.clips.size();
-        assets.push_back(std::move(page));
-    }
-    if (status != kOk) return status;  // a failed run writes nothing
-
+    settings.options = options;
     const std::string html = report::writeReport(assets, settings);
     std::vector<PlannedFile> files;
-    files.push_back({out, std::vector<std::uint8_t>(html.begin(), html.end()), {}});
+    files.push_back({args.output, std::vector<std::uint8_t>(html.begin(), html.end()), {}});
     if (auto failure = writeFiles(std::move(files), reads, args.force)) {
         printError(failure->message);
         return failure->refused ? kUsage : kCannotWrite;
     }
-    if (run.args.json)
+    std::size_t clips = 0;
+    for (const report::AssetReport& asset : assets) clips += asset.clips.size();
+    if (args.common.json)
         std::fputs(
             jsonText(nlohmann::ordered_json{{"output", args.output}, {"assets", assets.size()}, {"clips", clips}}).c_str(),
             stdout);
-    else if (!run.args.quiet)
+    else if (!args.common.quiet)
         std::fputs(textLine(args.output + ": " + std::to_string(clips) + " clips of " + std::to_string(assets.size()) +
                             (assets.size() == 1 ? " asset" : " assets"))
                        .c_str(),
                    stdout);
     return kOk;
+}
+
+int report(const ReportArgs& args) {
+    if (Status named = checkReportOutput(args.output); !named) return printError(named.error().message), kUsage;
+    RunContext run;
+    if (int code = prepareRun(args.common, run); code != kOk) return code;
+    std::vector<report::AssetReport> assets;
+    std::vector<fs::path> reads;
+    int status = kOk;
+    for (const InputFile& input : run.inputs) {
+        std::optional<Asset> asset = loadPrinting(run, input, status);
+        if (!asset) continue;
+        addReads(input, *asset, reads);
+        auto analysed = analyseInput(run, *asset, optionsForClips(run, input, *asset));
+        if (!analysed) {
+            printError(analysed.error().message);
+            status = kBadInput;
+            continue;
+        }
+        assets.push_back(describeInput(input.path.string(), *asset, *analysed, status));
+    }
+    if (status != kOk) return status;  // a failed run writes nothing
+    return writeReportPage(args, assets, reads, optionsForAsset(run, run.inputs.front()));
 }
 
 }  // namespace rootbake::cli

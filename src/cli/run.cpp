@@ -2,8 +2,7 @@
 // check and info.
 #include "cli/run.h"
 
-#include "write/bake.h"
-#include "write/sha256.h"
+#include "pipeline/pipeline.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -154,17 +153,21 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
 }
 
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts) {
-    if (!facts) {
-        auto asset = loadAsset(input.path, run.limits.load);
-        if (!asset) return Error{withLimitHint(asset.error().message)};
-        return asset;
+    auto loaded = pipeline::loadAsset(input.path, run.limits.load, facts != nullptr);
+    if (!loaded) return Error{withLimitHint(loaded.error().message)};
+    if (facts) facts->sha256 = std::move(loaded->sha256);
+    return std::move(loaded->asset);
+}
+
+std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status) {
+    auto asset = loadInput(run, input);
+    if (!asset) {
+        printError(asset.error().message);
+        status = kBadInput;
+        return std::nullopt;
     }
-    auto bytes = readAssetFile(input.path, run.limits.load);
-    if (!bytes) return Error{withLimitHint(bytes.error().message)};
-    facts->sha256 = sha256Hex(*bytes);
-    auto asset = loadAssetFile(std::move(*bytes), input.path, run.limits.load);
-    if (!asset) return Error{withLimitHint(asset.error().message)};
-    return asset;
+    std::fputs(loadWarnings(run, *asset).c_str(), stderr);
+    return std::move(*asset);
 }
 
 std::string loadWarnings(const RunContext& run, const Asset& asset) {
@@ -191,11 +194,10 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     return options;
 }
 
-Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
-    Status budget = checkAnalysisBudget(asset, Options{}, run.limits.maxAssetNodeSamples, options,
-                                        run.limits.maxAssetTrackSamples);
-    if (!budget) return Error{withLimitHint(asset.fileName + ": " + budget.error().message)};
-    return Ok{};
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+    auto analysed = pipeline::analyseAsset(asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples});
+    if (!analysed) return Error{withLimitHint(analysed.error().message)};
+    return analysed;
 }
 
 namespace {

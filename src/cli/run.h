@@ -7,12 +7,14 @@
 #include "cli/cli.h"
 #include "cli/config.h"
 #include "cli/gates.h"
+#include "pipeline/pipeline.h"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,9 +47,18 @@ struct InputFacts {
     std::string sha256;  // hex
 };
 
-// loadAsset with the run's limits; an error over a limit says how to raise it.
-// With facts, the file is read once for both.
+// The pipeline's load (pipeline::loadAsset) with the run's limits; an error over a limit
+// says how to raise it. With facts, the file is read once for both.
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
+
+// loadInput for the commands that print as they go (info, report) and go on past an input
+// that does not load: its error printed and `status` set to bad input (nothing returned),
+// else its load warnings printed.
+std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status);
+
+// The pipeline's analysis (pipeline::analyseAsset) with the run's limits and each clip's
+// options (optionsForClips); an error over a limit names the file and how to raise it.
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
 
 // "rootbake: warning: <file>: <warning>\n" for each of the asset's load warnings
 // (Asset::warnings); empty with --quiet.
@@ -57,10 +68,6 @@ std::string loadWarnings(const RunContext& run, const Asset& asset);
 std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);
 // The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
 Options optionsForAsset(const RunContext& run, const InputFile& input);
-
-// checkAnalysisBudget with the run's maxAssetNodeSamples, for the commands that analyse
-// without bakeAsset (inspect, check, report); the error names the file and how to raise it.
-Status checkBudget(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
 
 // What the work on one asset printed and returned.
 struct AssetOutcome {

@@ -11,6 +11,7 @@
 #include "write/rootbone.h"
 #include "verify/verify.h"
 #include "write/sha256.h"
+#include "pipeline/pipeline.h"
 #include "rootbake/num.h"
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,10 @@ using Json = nlohmann::ordered_json;
 
 // What one clip's line of the report says.
 struct ClipReport {
-    const SidecarClip* clip = nullptr;
+    std::string name;  // the sidecar clip's
+    int animation = 0;
+    std::string source;
+    double duration = 0;  // s
     std::vector<int> contacts;   // rig indices in the baked asset
     bool contactsFound = false;  // the sidecar names none: the analysis's candidates
     verify::ClipSkate skate;
@@ -84,7 +88,7 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
     if (sha256Hex(*bytes) != sidecar.inputSha256)
         return Error{args.source + ": not the input of " + args.sidecar +
                      " (its sha256 is not the sidecar's inputSha256)"};
-    auto loaded = loadAssetFile(std::move(*bytes), args.source);
+    auto loaded = pipeline::loadAssetBytes(std::move(*bytes), args.source, {});
     if (!loaded) return loaded.error();
     // The sidecar's clips are in the input's animation order.
     if (loaded->clips.size() != sidecar.clips.size())
@@ -94,14 +98,14 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
 }
 
 Result<VerifyInputs> loadInputs(const VerifyArgs& args, bool beside) {
-    auto baked = loadAsset(args.baked);
+    auto baked = pipeline::loadAsset(args.baked, {}, false);
     if (!baked) return baked.error();
     auto text = readFileText(args.sidecar, {kMaxSidecarBytes, ""});
     if (!text)
         return Error{args.sidecar + ": " + text.error().message + (beside ? " (give the sidecar with --sidecar)" : "")};
     auto sidecar = parseSidecar(*text, args.sidecar);
     if (!sidecar) return sidecar.error();
-    VerifyInputs inputs{std::move(*baked), std::move(*sidecar), std::nullopt};
+    VerifyInputs inputs{std::move(baked->asset), std::move(*sidecar), std::nullopt};
     if (!args.source.empty()) {
         auto source = loadSource(args, inputs.sidecar);
         if (!source) return source.error();
@@ -128,13 +132,52 @@ Status playUnderRootBone(const VerifyArgs& args, VerifyInputs& inputs) {
     return Ok{};
 }
 
-// Sidecar clip i as the replay takes it, its nodes found in the baked rig; the report's line
-// gets the contacts (the analysis's candidates when the sidecar names none).
-Result<verify::ClipMotion> motionOf(const VerifyArgs& args, const VerifyInputs& inputs, std::size_t i,
-                                    ClipReport& report) {
-    const Rig& rig = inputs.baked.rig;
-    const Sidecar& sidecar = inputs.sidecar;
-    const SidecarClip& c = sidecar.clips[i];
+// A sidecar clip as the replay takes it, its nodes found in the baked rig; the report's line
+// gets the contacts (the analysis's candidates when the sidecar names none). `played` is the
+// baked clip it moves; path: "clips[i]", for messages.
+Result<verify::ClipMotion> motionOf(const Rig& rig, const SidecarClip& c, const Clip& played,
+                                    const std::string& sidecarName, const std::string& path, ClipReport& report) {
+    verify::ClipMotion m;
+    m.times = c.times;
+    m.translation = c.translation;
+    m.yaw = c.yaw;
+    m.duration = c.duration;
+    m.upAxis = glm::dvec3(c.upAxis[0], c.upAxis[1], c.upAxis[2]);
+    m.characterHeight = c.characterHeight;
+    m.averageSpeed = c.averageSpeed;
+    m.averageAngularSpeed = c.averageAngularSpeed;
+    m.travelDirection = {c.travelDirection[0], c.travelDirection[1], c.travelDirection[2]};
+    int root = -1;
+    if (c.hasRootNode) {
+        auto n = rigNode(rig, c.rootNode, sidecarName, path + ".rootNode");
+        if (!n) return n.error();
+        root = *n;
+    }
+    if (c.hasCharacterNode) {
+        auto n = rigNode(rig, c.characterNode, sidecarName, path + ".characterNode");
+        if (!n) return n.error();
+        m.character = *n;
+    }
+    for (std::size_t k = 0; k < c.contactNodes.size(); ++k) {
+        auto n = rigNode(rig, c.contactNodes[k], sidecarName, path + ".contactNodes[" + std::to_string(k) + "]");
+        if (!n) return n.error();
+        m.contacts.push_back(*n);
+    }
+    report.name = c.name;
+    report.animation = c.animation;
+    report.source = c.source;
+    report.duration = c.duration;
+    if (m.contacts.empty() && c.duration > 0) {
+        m.contacts = verify::findContactCandidates(rig, played, root, m.character, m.upAxis);
+        report.contactsFound = true;
+    }
+    report.contacts = m.contacts;
+    return m;
+}
+
+// The baked clip sidecar clip i moves: its animation, checked against the baked asset.
+Result<const Clip*> playedClip(const VerifyArgs& args, const VerifyInputs& inputs, std::size_t i) {
+    const SidecarClip& c = inputs.sidecar.clips[i];
     const std::string path = "clips[" + std::to_string(i) + "]";
     if (c.animation >= static_cast<int>(inputs.baked.clips.size()))
         return Error{args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) + " out of range (" +
@@ -145,55 +188,32 @@ Result<verify::ClipMotion> motionOf(const VerifyArgs& args, const VerifyInputs& 
     if (clipName(played) != c.name && !(c.name.empty() && played.name.empty()))
         return Error{args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " + args.baked +
                      " is \"" + clipName(played) + "\", not \"" + c.name + "\""};
-    verify::ClipMotion m;
-    m.times = c.times;
-    m.translation = c.translation;
-    m.yaw = c.yaw;
-    m.duration = c.duration;
-    m.upAxis = glm::dvec3(sidecar.upAxis[0], sidecar.upAxis[1], sidecar.upAxis[2]);
-    m.characterHeight = c.characterHeight;
-    m.averageSpeed = c.averageSpeed;
-    m.averageAngularSpeed = c.averageAngularSpeed;
-    m.travelDirection = {c.travelDirection[0], c.travelDirection[1], c.travelDirection[2]};
-    int root = -1;
-    if (c.hasRootNode) {
-        auto n = rigNode(rig, c.rootNode, args.sidecar, path + ".rootNode");
-        if (!n) return n.error();
-        root = *n;
-    }
-    if (c.hasCharacterNode) {
-        auto n = rigNode(rig, c.characterNode, args.sidecar, path + ".characterNode");
-        if (!n) return n.error();
-        m.character = *n;
-    }
-    for (std::size_t k = 0; k < c.contactNodes.size(); ++k) {
-        auto n = rigNode(rig, c.contactNodes[k], args.sidecar, path + ".contactNodes[" + std::to_string(k) + "]");
-        if (!n) return n.error();
-        m.contacts.push_back(*n);
-    }
-    report.clip = &c;
-    if (m.contacts.empty() && c.duration > 0) {
-        m.contacts = verify::findContactCandidates(rig, played, root, m.character, m.upAxis);
-        report.contactsFound = true;
-    }
-    report.contacts = m.contacts;
-    return m;
+    return &played;
 }
 
+// What verify replays, however it got it: the baked files read back (verify) or the bake
+// just made, in memory (bake --verify). Per sidecar clip: the in-place clip as the baked asset
+// plays it, the source clip (null without --source) and the motion track.
+struct Replay {
+    const Rig* rig = nullptr;
+    std::vector<Clip> played;
+    std::vector<const Clip*> source;
+    std::vector<verify::ClipMotion> motions;
+    std::vector<ClipReport> reports;
+};
+
 // Replays clip i and holds a travelling clip's skate to --max-skate.
-Status measureClip(const VerifyArgs& args, const VerifyInputs& inputs, const verify::Settings& settings, std::size_t i,
-                   const verify::ClipMotion& motion, ClipReport& r) {
-    const SidecarClip& c = *r.clip;
-    if (c.duration == 0) {
+Status measureClip(const VerifyArgs& args, const verify::Settings& settings, std::size_t i, Replay& replay) {
+    ClipReport& r = replay.reports[i];
+    if (r.duration == 0) {
         r.note = "a single pose: nothing to replay";
         return Ok{};
     }
-    const Clip* sourceClip = inputs.source ? &inputs.source->clips[i] : nullptr;
-    auto skate = verify::measureSkate(inputs.baked.rig, inputs.baked.clips[c.animation], motion, sourceClip, settings);
+    auto skate = verify::measureSkate(*replay.rig, replay.played[i], replay.motions[i], replay.source[i], settings);
     if (!skate) return Error{args.sidecar + ": clips[" + std::to_string(i) + "]: " + skate.error().message};
     r.skate = std::move(*skate);
     r.measured = true;
-    const bool travels = c.source != "none" && r.skate.averageSpeed > 0;
+    const bool travels = r.source != "none" && r.skate.averageSpeed > 0;
     if (!travels) {
         r.note = "does not travel: not gated";
     } else if (r.contacts.empty() || r.skate.baked.samples == 0) {
@@ -223,9 +243,9 @@ Json reportJson(const VerifyArgs& args, const verify::Settings& settings, const 
     out["clips"] = Json::array();
     for (const ClipReport& r : reports) {
         Json clip;
-        clip["name"] = r.clip->name;
-        clip["animation"] = r.clip->animation;
-        clip["source"] = r.clip->source;
+        clip["name"] = r.name;
+        clip["animation"] = r.animation;
+        clip["source"] = r.source;
         clip["averageSpeed"] = r.skate.averageSpeed;
         clip["contactNodes"] = Json::array();
         for (int n : r.contacts)
@@ -271,19 +291,19 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
     int gated = 0;
     for (const ClipReport& r : reports) {
         gated += r.gated;
-        std::string name = printable(r.clip->name);
+        std::string name = printable(r.name);
         if (name.size() > kNameColumn) name = name.substr(0, kNameColumn - 3) + "...";
         const std::string speed = fixedPoint(r.skate.averageSpeed, 4);
         const bool ok = r.gated && r.passed;
         const verify::ClipSkate& k = r.skate;
         const bool hasSource = r.measured && k.measuredSource;
-        rows.push_back({name, r.clip->source, speed, metresCell(k.baked, r.measured, k.baked.mean),
+        rows.push_back({name, r.source, speed, metresCell(k.baked, r.measured, k.baked.mean),
                         shareCell(k.baked, r.measured, k.baked.meanFraction),
                         shareCell(k.baked, r.measured, k.baked.p95Fraction),
                         shareCell(k.constant, r.measured, k.constant.meanFraction),
                         shareCell(k.source, hasSource, k.source.meanFraction),
                         ok ? "ok" : r.gated ? "SKATES" : "not gated"});
-        if (!ok) notes += textLine("  " + r.clip->name + ": " + r.note);
+        if (!ok) notes += textLine("  " + r.name + ": " + r.note);
     }
     const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) + " of " +
                                 std::to_string(reports.size()) + " clips gated, " +
@@ -292,7 +312,57 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
     return header + tableText(rows, "  ") + notes + summary;
 }
 
+// Measures every clip of the replay, then prints the table or the JSON document.
+int replayAndPrint(const VerifyArgs& args, Replay& replay) {
+    verify::Settings settings;
+    settings.loops = args.loops;
+    bool failed = false;
+    for (std::size_t i = 0; i < replay.reports.size(); ++i) {
+        if (Status measured = measureClip(args, settings, i, replay); !measured)
+            return printError(measured.error().message), kBadInput;
+        failed |= replay.reports[i].gated && !replay.reports[i].passed;
+    }
+    const std::string out = args.json ? jsonText(reportJson(args, settings, *replay.rig, replay.reports, failed))
+                                      : reportText(args, settings, replay.reports, failed);
+    std::fputs(out.c_str(), stdout);
+    return failed ? kGateFailed : kOk;
+}
+
+// The root bone bake found in the asset already (--root-bone naming the root): its keys carry
+// the motion, so the baked clip plays without them, and the source's keys under it move as
+// playUnderRootBone moves them. -1: none, or a new bone (the source rig plays the same motion).
+int rootBoneAlready(const Asset& asset, const Baked& baked) {
+    if (baked.rootBone < 0 || !baked.rootBoneWasPresent) return -1;
+    return asset.rig.rigIndexOfGltf[baked.rootBone];
+}
+
 }  // namespace
+
+int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) {
+    Replay replay;
+    replay.rig = &asset.rig;
+    std::vector<Clip> sources;  // with a root bone found in the asset: its children's keys moved under it
+    const int bone = rootBoneAlready(asset, baked);
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const Clip& clip = asset.clips[i];
+        Clip played = applyInPlace(clip, baked.clips[i].channels);
+        std::erase_if(played.channels, [&](const Channel& channel) { return channel.node == bone; });
+        ClipReport report;
+        auto motion = motionOf(asset.rig, baked.sidecar.clips[i], played, args.sidecar,
+                               "clips[" + std::to_string(i) + "]", report);
+        if (!motion) return printError(motion.error().message), kBadInput;
+        replay.motions.push_back(std::move(*motion));
+        replay.played.push_back(std::move(played));
+        replay.reports.push_back(std::move(report));
+        sources.push_back(clip);
+        if (bone >= 0)
+            for (Channel& channel : sources.back().channels)
+                if (channel.path == Path::Translation && asset.rig.parent[channel.node] == bone)
+                    moveUnderRootBone(channel.values, channel.interpolation, asset.rig.rest[bone].translation);
+    }
+    for (const Clip& clip : sources) replay.source.push_back(&clip);
+    return replayAndPrint(args, replay);
+}
 
 int verify(const VerifyArgs& given) {
     VerifyArgs args = given;
@@ -319,22 +389,22 @@ int verify(const VerifyArgs& given) {
     std::vector<ClipReport> reports(clips);
     std::vector<verify::ClipMotion> motions;
     for (std::size_t i = 0; i < clips; ++i) {
-        auto motion = motionOf(args, *inputs, i, reports[i]);
+        auto played = playedClip(args, *inputs, i);
+        if (!played) return printError(played.error().message), kBadInput;
+        auto motion = motionOf(inputs->baked.rig, inputs->sidecar.clips[i], **played, args.sidecar,
+                               "clips[" + std::to_string(i) + "]", reports[i]);
         if (!motion) return printError(motion.error().message), kBadInput;
         motions.push_back(std::move(*motion));
     }
-    verify::Settings settings;
-    settings.loops = args.loops;
-    bool failed = false;
+    Replay replay;
+    replay.rig = &inputs->baked.rig;
+    replay.reports = std::move(reports);
+    replay.motions = std::move(motions);
     for (std::size_t i = 0; i < clips; ++i) {
-        if (Status measured = measureClip(args, *inputs, settings, i, motions[i], reports[i]); !measured)
-            return printError(measured.error().message), kBadInput;
-        failed |= reports[i].gated && !reports[i].passed;
+        replay.played.push_back(inputs->baked.clips[replay.reports[i].animation]);
+        replay.source.push_back(inputs->source ? &inputs->source->clips[i] : nullptr);
     }
-    const std::string out = args.json ? jsonText(reportJson(args, settings, inputs->baked.rig, reports, failed))
-                                      : reportText(args, settings, reports, failed);
-    std::fputs(out.c_str(), stdout);
-    return failed ? kGateFailed : kOk;
+    return replayAndPrint(args, replay);
 }
 
 }  // namespace rootbake::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/cli.h"
+#include "pipeline/bake.h"
 
 #include <string>
 
@@ -21,5 +22,11 @@ struct VerifyArgs {
 // be read or does not fit the others; 4 a travelling clip skates above maxSkate.
 // Clips that do not travel (average speed 0) are reported but not gated.
 int verify(const VerifyArgs& args);
+
+// bake --verify: verify of what bake just wrote, from memory: the asset as loaded, its clips
+// made in place as the output holds them, moved by the tracks of the typed sidecar the bake
+// wrote (Baked::sidecar), as verify replays the files it reads. args name the files, as the
+// table prints them.
+int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked);
 
 }  // namespace rootbake::cli

@@ -966,19 +966,15 @@ std::string clipSectionId(int asset, int animationIndex) {
     return "a" + std::to_string(asset) + "-c" + std::to_string(animationIndex);
 }
 
-Result<ClipReport> describeClip(const Rig& rig, const Clip& clip, const Options& options) {
-    auto analysed = analyzeClip(rig, clip, options);
-    if (!analysed) return analysed.error();
+ClipReport describeClip(const Rig& rig, const Clip& clip, const BakedClip& inPlace) {
     ClipReport out;
     out.name = clip.name;
     out.animationIndex = clip.gltfIndex;
-    out.analysis = std::move(*analysed);
+    out.analysis = inPlace.analysis;
     const ClipAnalysis& a = out.analysis;
-
-    const std::vector<InPlaceChannel> channels = removeMotion(rig, clip, a);
-    out.bakedInPlace = !channels.empty();
-    const Clip baked = applyInPlace(clip, channels);
-    out.loop = measureLoopSeam(rig, baked, a);
+    out.bakedInPlace = !inPlace.channels.empty();
+    const Clip baked = applyInPlace(clip, inPlace.channels);
+    out.loop = inPlace.loop;
 
     auto label = [&](int node) { return node >= 0 ? nodeLabel(rig, node) : std::string(); };
     out.root = label(a.root);

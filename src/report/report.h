@@ -1,6 +1,6 @@
 // The HTML report (`rootbake report`): one self-contained page, inline SVG
 // drawn here, no scripts, no fonts or styles from the network. Two stages, both
-// in memory: describeClip() analyses a clip and samples what the pictures draw
+// in memory: describeClip() samples what the pictures draw of a clip the pipeline analysed
 // (core calls only), writeReport() turns the descriptions into the page's
 // bytes. Nothing here reads or writes a file; the command writes the page.
 #pragma once
@@ -73,9 +73,9 @@ struct ReportSettings {
     Options options;                     // the analysis options, printed in the page
 };
 
-// analyzeClip, removeMotion, the in-place clip's loop seam, and the points the
-// pictures draw. The error is analyzeClip's.
-Result<ClipReport> describeClip(const Rig& rig, const Clip& clip, const Options& options);
+// The clip as the pipeline analysed it and made it in place (its analysis, channels and
+// loop seam), with the points the pictures draw.
+ClipReport describeClip(const Rig& rig, const Clip& clip, const BakedClip& inPlace);
 
 // The page: a jump list, then one section per asset with one per clip (key
 // figures, top view, the contact timeline of a clip with contacts, speed and,

@@ -5,7 +5,6 @@
 
 #include "gltf/asset.h"
 #include "gltf/rewrite.h"
-#include "write/bake.h"
 
 #include <string>
 #include <vector>

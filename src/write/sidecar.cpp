@@ -16,89 +16,90 @@ Json numbers(const std::vector<double>& values) {
     return out;
 }
 
-Json vec3(const glm::dvec3& v) {
-    return Json::array({unsignedZero(v.x), unsignedZero(v.y), unsignedZero(v.z)});
+Json vec3(const std::array<double, 3>& v) {
+    return Json::array({unsignedZero(v[0]), unsignedZero(v[1]), unsignedZero(v[2])});
+}
+
+// {"name", "index"}, or null.
+Json nodeRef(bool present, const SidecarNode& node) {
+    if (!present) return nullptr;
+    return Json{{"name", node.name}, {"index", node.index}};
+}
+
+Json trackJson(const SidecarClip& c) {
+    Json track;
+    track["sampleRate"] = c.sampleRate;
+    track["times"] = numbers(c.times);
+    track["translation"] = Json::array();
+    for (std::size_t i = 0; i + 2 < c.translation.size(); i += 3)
+        track["translation"].push_back(vec3({c.translation[i], c.translation[i + 1], c.translation[i + 2]}));
+    track["yaw"] = numbers(c.yaw);
+    return track;
+}
+
+Json contactsJson(const SidecarClip& c) {
+    Json out = Json::array();
+    for (const SidecarContact& contact : c.contacts) {
+        Json planted = Json::array();
+        for (const auto& p : contact.planted) planted.push_back(Json::array({unsignedZero(p[0]), unsignedZero(p[1])}));
+        Json object{{"node", nodeRef(true, contact.node)}, {"planted", std::move(planted)}};
+        if (contact.hasStanceShare) object["stanceShare"] = unsignedZero(contact.stanceShare);
+        out.push_back(std::move(object));
+    }
+    return out;
 }
 
 }  // namespace
 
-Json nodeRef(const Rig& rig, int node) {
-    if (node < 0) return nullptr;
-    return Json{{"name", nodeLabel(rig, node)}, {"index", rig.gltfIndex[node]}};
-}
-
-LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
-                            const std::vector<InPlaceChannel>& channels) {
-    return measureLoopSeam(rig, applyInPlace(clip, channels), analysis);
-}
-
-Json clipToJson(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
-                const std::string& name) {
+Json toJson(const SidecarClip& c) {
     Json out;
-    out["name"] = name;
-    out["animation"] = animationIndex;
-    out["source"] = sourceName(a.source);
-    out["rootNode"] = nodeRef(rig, a.root);
-    out["characterNode"] = nodeRef(rig, a.character);
+    out["name"] = c.name;
+    out["animation"] = c.animation;
+    out["source"] = c.source;
+    out["rootNode"] = nodeRef(c.hasRootNode, c.rootNode);
+    out["characterNode"] = nodeRef(c.hasCharacterNode, c.characterNode);
     out["contactNodes"] = Json::array();
-    for (int node : a.contacts) out["contactNodes"].push_back(nodeRef(rig, node));
-    out["from"] = unsignedZero(a.from);
-    out["to"] = unsignedZero(a.to);
-    out["duration"] = unsignedZero(a.duration);
-    out["characterHeight"] = unsignedZero(a.characterHeight);
-    out["travelDirection"] = vec3(a.travelDirection);
-    out["stride"] = vec3(a.stride);
-    out["strideLength"] = unsignedZero(a.strideLength);
-    out["turn"] = unsignedZero(a.turn);
-    out["extractsRotation"] = a.extractsRotation;
-    out["averageSpeed"] = unsignedZero(a.averageSpeed);
-    out["averageAngularSpeed"] = unsignedZero(a.averageAngularSpeed);
-
-    Json track;
-    // Samples per second of clip time; the track has duration * sampleRate + 1 entries.
-    track["sampleRate"] = a.duration > 0.0 ? double(a.track.times.size() - 1) / a.duration : 0.0;
-    track["times"] = numbers(a.track.times);
-    track["translation"] = Json::array();
-    for (const glm::dvec3& t : a.track.translation) track["translation"].push_back(vec3(t));
-    track["yaw"] = numbers(a.track.yaw);
-    out["track"] = std::move(track);
-
-    out["contacts"] = Json::array();
-    const ContactEvidence& e = a.evidence;
-    for (size_t i = 0; i < a.planting.size(); ++i) {
-        const ContactPlanting& c = a.planting[i];
-        Json planted = Json::array();
-        for (const PlantedInterval& p : c.planted)
-            planted.push_back(Json::array({unsignedZero(p.start), unsignedZero(p.end)}));
-        Json contact{{"node", nodeRef(rig, c.node)}, {"planted", std::move(planted)}};
-        if (i < e.stanceShare.size()) contact["stanceShare"] = unsignedZero(e.stanceShare[i]);
-        out["contacts"].push_back(std::move(contact));
-    }
-    if (a.source == Source::FootContact)
+    for (const SidecarNode& node : c.contactNodes) out["contactNodes"].push_back(nodeRef(true, node));
+    out["from"] = unsignedZero(c.from);
+    out["to"] = unsignedZero(c.to);
+    out["duration"] = unsignedZero(c.duration);
+    out["characterHeight"] = unsignedZero(c.characterHeight);
+    out["travelDirection"] = vec3(c.travelDirection);
+    out["stride"] = vec3(c.stride);
+    out["strideLength"] = unsignedZero(c.strideLength);
+    out["turn"] = unsignedZero(c.turn);
+    out["extractsRotation"] = c.extractsRotation;
+    out["averageSpeed"] = unsignedZero(c.averageSpeed);
+    out["averageAngularSpeed"] = unsignedZero(c.averageAngularSpeed);
+    out["track"] = trackJson(c);
+    out["contacts"] = contactsJson(c);
+    const SidecarContactEvidence& e = c.contactEvidence;
+    if (c.hasContactEvidence)
         out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
                                       {"speedSpread", unsignedZero(e.speedSpread)},
                                       {"touchDowns", e.touchDowns},
                                       {"stridePerCycle", unsignedZero(e.stridePerCycle)}};
-    out["loop"] = Json{{"positionError", unsignedZero(loop.position)},
-                       {"positionErrorFraction", unsignedZero(loop.positionFraction)},
-                       {"rotationErrorDegrees", unsignedZero(loop.rotationDegrees)},
-                       {"worstNode", nodeRef(rig, loop.worstNode)}};
-    out["reason"] = a.reason;
-    out["warnings"] = a.warnings;
+    out["loop"] = Json{{"positionError", unsignedZero(c.loop.positionError)},
+                       {"positionErrorFraction", unsignedZero(c.loop.positionErrorFraction)},
+                       {"rotationErrorDegrees", unsignedZero(c.loop.rotationErrorDegrees)},
+                       {"worstNode", nodeRef(c.loop.hasWorstNode, c.loop.worstNode)}};
+    out["reason"] = c.reason;
+    out["warnings"] = c.warnings;
     return out;
 }
 
-Json sidecarToJson(const SidecarHeader& h, Json clips) {
+Json toJson(const Sidecar& s) {
     Json out;
-    out["schema"] = kSidecarSchema;
-    out["generator"] = h.generator;
-    out["input"] = h.input;
-    out["inputSha256"] = h.inputSha256;
-    out["output"] = h.output;
-    if (!h.rootBone.is_null()) out["rootBone"] = h.rootBone;
-    out["upAxis"] = vec3(h.upAxis);
-    out["units"] = "metres (glTF scene units)";
-    out["clips"] = std::move(clips);
+    out["schema"] = s.schema;
+    out["generator"] = s.generator;
+    out["input"] = s.input;
+    out["inputSha256"] = s.inputSha256;
+    out["output"] = s.output;
+    if (s.hasRootBone) out["rootBone"] = nodeRef(true, s.rootBone);
+    out["upAxis"] = vec3(s.upAxis);
+    out["units"] = s.units;
+    out["clips"] = Json::array();
+    for (const SidecarClip& clip : s.clips) out["clips"].push_back(toJson(clip));
     return out;
 }
 

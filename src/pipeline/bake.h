@@ -18,14 +18,15 @@ namespace rootbake {
 // the clips share (4 clips naming one 2-key sampler over 19 hours are 4 x 19 hours).
 inline constexpr std::uint64_t kMaxAssetTrackSamples = 1ull << 18;
 
-// One clip, analysed and made in place.
-struct BakedClip {
-    ClipAnalysis analysis;
-    std::vector<InPlaceChannel> channels;  // empty: the clip is written as it is (footContact, none)
-    LoopSeam loop;                         // of the in-place clip
-};
+// How cleanly the in-place clip loops: measureLoopSeam on the clip with
+// `channels` (removeMotion's) in place of its root's.
+LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
+                            const std::vector<InPlaceChannel>& channels);
 
-// analyzeClip, removeMotion and the loop seam; an error names the clip
+// analyzeClip, removeMotion and the loop seam; the error is analyzeClip's.
+Result<BakedClip> makeClipInPlace(const Rig& rig, const Clip& clip, const Options& options);
+
+// makeClipInPlace with an error that names the clip
 // ("animations[2] \"walk\": root node \"Hips\" is not in the asset").
 Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options);
 
@@ -63,12 +64,27 @@ Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint
 
 struct Baked {
     RewrittenAsset asset;
-    nlohmann::ordered_json sidecar;
+    Sidecar sidecar;  // the document (toJson in write/sidecar.h writes it)
     std::vector<BakedClip> clips;  // per input animation
+    // bake --root-bone: the bone's glTF index (-1: none), and whether the asset had it already
+    // (then its keys carry the motion and every clip is written as it is).
+    int rootBone = -1;
+    bool rootBoneWasPresent = false;
 };
 
-// inputBytes: the input file as read, for inputSha256 (unused when settings give it). Errors name the file
-// (checkAnalysisBudget's, bakeClip's, rewriteAsset's).
+namespace pipeline {
+struct Analysed;
+}
+
+// The describe stage: the clips analysed and made in place (pipeline::analyseAsset's, all of
+// them analysed) put into the rewritten document and the sidecar. inputBytes: the input file
+// as read, for inputSha256 (unused when settings give it). Errors name the file (the first
+// clip analyzeClip refused, the root bone's, rewriteAsset's).
+Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed, std::span<const std::uint8_t> inputBytes,
+                            const BakeSettings& settings);
+
+// The whole pipeline after the load, for one set of settings: pipeline::analyseAsset, then
+// describeAsset. Errors name the file (checkAnalysisBudget's, bakeClip's, rewriteAsset's).
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings);
 

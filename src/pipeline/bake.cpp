@@ -1,0 +1,158 @@
+#include "pipeline/bake.h"
+
+#include "pipeline/pipeline.h"
+#include "pipeline/sidecar.h"
+
+#include "write/rootbone.h"
+#include "write/sha256.h"
+#include "rootbake/num.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rootbake {
+
+namespace {
+
+// A count as digits while a double holds it exactly (2^53), else to 3 digits.
+std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count, 3); }
+
+}  // namespace
+
+Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
+                           std::span<const Options> clipOptions, std::uint64_t maxAssetTrackSamples) {
+    // As analyzeClip counts them, plus one.
+    const double nodes = asset.rig.size();
+    double total = 0.0;
+    double trackSamples = 0.0;
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const Clip& clip = asset.clips[i];
+        const Options& options = clipOptions.empty() ? defaults : clipOptions[i];
+        const double wanted = analysisSampleCount(clip, options);
+        if (!(wanted <= double(options.maxSamples))) continue;  // refused by analyzeClip itself
+        const double samples = wanted + 1.0;
+        trackSamples += samples;
+        if (trackSamples > double(maxAssetTrackSamples))
+            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" +
+                         (wanted < std::ceil(clip.end * options.samplesPerSecond)
+                              ? num(kSamplesPerKey, 3) + " per key x its keys + 1), "
+                              : num(clip.end, 3) + " s x " + num(options.samplesPerSecond, 3) + " per second + 1), ") +
+                         whole(trackSamples) +
+                         " with the clips before it, more than maxAssetTrackSamples (" +
+                         std::to_string(maxAssetTrackSamples) + ")"};
+        total += samples * nodes;
+        if (total > double(maxAssetNodeSamples))
+            return Error{clipLabel(clip) + ": the " + std::to_string(i + 1) + " clips up to this one need " +
+                         num(total, 3) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
+                         " nodes) in all, more than maxAssetNodeSamples (" + std::to_string(maxAssetNodeSamples) +
+                         ")"};
+    }
+    return Ok{};
+}
+
+LoopSeam measureInPlaceLoop(const Rig& rig, const Clip& clip, const ClipAnalysis& analysis,
+                            const std::vector<InPlaceChannel>& channels) {
+    return measureLoopSeam(rig, applyInPlace(clip, channels), analysis);
+}
+
+Result<BakedClip> makeClipInPlace(const Rig& rig, const Clip& clip, const Options& options) {
+    auto analysis = analyzeClip(rig, clip, options);
+    if (!analysis) return analysis.error();
+    BakedClip out;
+    out.analysis = std::move(*analysis);
+    out.channels = removeMotion(rig, clip, out.analysis);
+    out.loop = measureInPlaceLoop(rig, clip, out.analysis, out.channels);
+    return out;
+}
+
+Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    auto baked = makeClipInPlace(rig, clip, options);
+    if (!baked) return Error{clipLabel(clip) + ": " + baked.error().message};
+    return baked;
+}
+
+Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+                        const BakeSettings& settings) {
+    if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
+        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) + " clip settings for " +
+                     std::to_string(asset.clips.size()) + " clips"};
+    const std::vector<Options> options = settings.clipAnalysis.empty()
+                                             ? std::vector<Options>(asset.clips.size(), settings.analysis)
+                                             : settings.clipAnalysis;
+    auto analysed =
+        pipeline::analyseAsset(asset, options, {settings.maxAssetNodeSamples, settings.maxAssetTrackSamples});
+    if (!analysed) return analysed.error();
+    return describeAsset(asset, std::move(*analysed), inputBytes, settings);
+}
+
+namespace {
+
+// bake --root-bone: the rewrites that put each clip's motion on the bone, none when the asset
+// has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything.
+Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out, std::vector<ClipRewrite>& rewrites,
+                RootBonePlan& plan, const NewRootBone*& bone) {
+    if (settings.rewrite.keepSource)
+        return Error{asset.fileName + ": a root bone and the source clips kept beside the in-place ones "
+                                      "cannot go together: the source clips would move the root under it"};
+    auto planned = planRootBone(asset, out.clips, settings.rootBone);
+    if (!planned) return planned.error();
+    plan = std::move(*planned);
+    out.rootBone = plan.node;
+    out.rootBoneWasPresent = plan.present;
+    rewrites = std::move(plan.rewrites);
+    if (plan.present) {  // its motion is on it already: write the asset as it is
+        rewrites.clear();
+        for (BakedClip& clip : out.clips) clip.channels.clear();
+    } else {
+        bone = &plan.bone;
+    }
+    return Ok{};
+}
+
+Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+                  const BakeSettings& settings) {
+    Sidecar sidecar;
+    sidecar.schema = kSidecarSchema;
+    sidecar.generator = settings.generator;
+    sidecar.input = settings.inputName;
+    sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
+    sidecar.output = settings.outputName;
+    sidecar.hasRootBone = out.rootBone >= 0;
+    sidecar.rootBone = {settings.rootBone, out.rootBone};
+    const glm::dvec3 up = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
+    sidecar.upAxis = {up.x, up.y, up.z};
+    sidecar.units = "metres (glTF scene units)";
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const int index = asset.clips[i].gltfIndex;
+        sidecar.clips.push_back(sidecarClip(asset.rig, out.clips[i].analysis, out.clips[i].loop,
+                                            out.asset.animationOf[index], out.asset.nameOf[index], up));
+    }
+    return sidecar;
+}
+
+}  // namespace
+
+Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed, std::span<const std::uint8_t> inputBytes,
+                            const BakeSettings& settings) {
+    if (std::string error = pipeline::firstClipError(asset, analysed); !error.empty())
+        return Error{asset.fileName + ": " + error};
+    Baked out;
+    std::vector<ClipRewrite> rewrites;
+    for (Result<BakedClip>& baked : analysed.clips) {
+        const Clip& clip = asset.clips[out.clips.size()];
+        if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels, {}});
+        out.clips.push_back(std::move(*baked));
+    }
+    RootBonePlan plan;  // outlives the rewrite, which reads its bone
+    const NewRootBone* newRootBone = nullptr;
+    if (!settings.rootBone.empty())
+        if (Status planned = planBone(asset, settings, out, rewrites, plan, newRootBone); !planned)
+            return planned.error();
+    auto rewritten = rewriteAsset(asset, rewrites, settings.rewrite, newRootBone);
+    if (!rewritten) return rewritten.error();
+    out.asset = std::move(*rewritten);
+    out.sidecar = sidecarOf(asset, out, inputBytes, settings);
+    return out;
+}
+
+}  // namespace rootbake

@@ -1,0 +1,74 @@
+#include "pipeline/sidecar.h"
+
+namespace rootbake {
+
+namespace {
+
+std::array<double, 3> array3(const glm::dvec3& v) { return {v.x, v.y, v.z}; }
+
+// -1 is null in the sidecar.
+bool optionalNode(const Rig& rig, int node, SidecarNode& out) {
+    if (node < 0) return false;
+    out = sidecarNode(rig, node);
+    return true;
+}
+
+void describeTrack(const ClipAnalysis& a, SidecarClip& c) {
+    // Samples per second of clip time; the track has duration * sampleRate + 1 entries.
+    c.sampleRate = a.duration > 0.0 ? double(a.track.times.size() - 1) / a.duration : 0.0;
+    c.times = a.track.times;
+    for (const glm::dvec3& t : a.track.translation) c.translation.insert(c.translation.end(), {t.x, t.y, t.z});
+    c.yaw = a.track.yaw;
+}
+
+void describeContacts(const Rig& rig, const ClipAnalysis& a, SidecarClip& c) {
+    const ContactEvidence& e = a.evidence;
+    for (std::size_t i = 0; i < a.planting.size(); ++i) {
+        SidecarContact contact;
+        contact.node = sidecarNode(rig, a.planting[i].node);
+        for (const PlantedInterval& p : a.planting[i].planted) contact.planted.push_back({p.start, p.end});
+        contact.hasStanceShare = i < e.stanceShare.size();
+        if (contact.hasStanceShare) contact.stanceShare = e.stanceShare[i];
+        c.contacts.push_back(std::move(contact));
+    }
+    c.hasContactEvidence = a.source == Source::FootContact;
+    c.contactEvidence = {e.flightShare, e.speedSpread, e.touchDowns, e.stridePerCycle};
+}
+
+}  // namespace
+
+SidecarNode sidecarNode(const Rig& rig, int node) { return {nodeLabel(rig, node), rig.gltfIndex[node]}; }
+
+SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
+                        const std::string& name, const glm::dvec3& upAxis) {
+    SidecarClip c;
+    c.name = name;
+    c.animation = animationIndex;
+    c.source = sourceName(a.source);
+    c.hasRootNode = optionalNode(rig, a.root, c.rootNode);
+    c.hasCharacterNode = optionalNode(rig, a.character, c.characterNode);
+    for (int node : a.contacts) c.contactNodes.push_back(sidecarNode(rig, node));
+    c.from = a.from;
+    c.to = a.to;
+    c.duration = a.duration;
+    c.characterHeight = a.characterHeight;
+    c.upAxis = array3(upAxis);
+    c.travelDirection = array3(a.travelDirection);
+    c.stride = array3(a.stride);
+    c.strideLength = a.strideLength;
+    c.turn = a.turn;
+    c.extractsRotation = a.extractsRotation;
+    c.averageSpeed = a.averageSpeed;
+    c.averageAngularSpeed = a.averageAngularSpeed;
+    describeTrack(a, c);
+    describeContacts(rig, a, c);
+    c.loop.positionError = loop.position;
+    c.loop.positionErrorFraction = loop.positionFraction;
+    c.loop.rotationErrorDegrees = loop.rotationDegrees;
+    c.loop.hasWorstNode = optionalNode(rig, loop.worstNode, c.loop.worstNode);
+    c.reason = a.reason;
+    c.warnings = a.warnings;
+    return c;
+}
+
+}  // namespace rootbake

@@ -1,0 +1,20 @@
+// The describe stage's sidecar: the typed document (rootbake/sidecar_loader.h) of the clips
+// analysed, which src/write/sidecar.h writes as JSON and parseSidecar reads back.
+#pragma once
+
+#include "rootbake/bake.h"
+#include "rootbake/sidecar_loader.h"
+
+#include <string>
+
+namespace rootbake {
+
+// {nodeLabel, glTF index} of a rig node ("nodes[N]" for a node without a name).
+SidecarNode sidecarNode(const Rig& rig, int node);
+
+// The sidecar's clip of one analysis. animationIndex and name are the clip's in the output
+// (with --keep-source, the "<name> (in place)" copy's); upAxis is the document's.
+SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop, int animationIndex,
+                        const std::string& name, const glm::dvec3& upAxis);
+
+}  // namespace rootbake
