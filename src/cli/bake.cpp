@@ -77,9 +77,9 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 }
 
 // How bake settles the asset: the analysis options of the input (config and command line), the
-// run's limits, the output's container and names, and the input's hash from its one read.
+// run's limits, the output's container and names (the input's hash is set once it is taken).
 BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input, const Asset& asset,
-                          const fs::path& out, Container container, const std::string& inputSha256) {
+                          const fs::path& out, Container container) {
     BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
@@ -89,7 +89,6 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
     settings.rewrite.container = container;
     settings.rewrite.binName = out.stem().string() + ".bin";
     // The JSON keeps the input's layout (spliced); a GLB written as a .gltf is indented (the default).
-    settings.inputSha256 = inputSha256;
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
@@ -151,7 +150,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
                                 " would be written under this name; pass --" +
                                 (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
 
-    const BakeSettings settings = bakeSettings(run, args, input, *asset, out, container, facts.sha256);
+    BakeSettings settings = bakeSettings(run, args, input, *asset, out, container);
 
     auto analysed = analyseInput(run, *asset, settings.clipAnalysis);
     if (!analysed) return fail(kBadInput, analysed.error().message);
@@ -160,6 +159,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         int described = kOk;
         page = describeInput(label, *asset, *analysed, described);
     }
+    settings.inputSha256 = facts.sha256.get();  // hashed while the clips were analysed
     auto baked = describeAsset(*asset, std::move(*analysed), {}, settings);
     if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
 

@@ -44,7 +44,7 @@ int prepareRun(const CommonArgs& args, RunContext& run, const std::filesystem::p
 
 // What bake needs of the input file's bytes, taken in the one read of it.
 struct InputFacts {
-    std::string sha256;  // hex
+    std::shared_future<std::string> sha256;  // hex, being hashed beside the load (pipeline::Loaded)
 };
 
 // The pipeline's load (pipeline::loadAsset) with the run's limits; an error over a limit

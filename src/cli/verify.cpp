@@ -88,7 +88,7 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
     if (sha256Hex(*bytes) != sidecar.inputSha256)
         return Error{args.source + ": not the input of " + args.sidecar +
                      " (its sha256 is not the sidecar's inputSha256)"};
-    auto loaded = pipeline::loadAssetBytes(std::move(*bytes), args.source, {});
+    auto loaded = pipeline::loadAssetBytes(*bytes, args.source, {});
     if (!loaded) return loaded.error();
     // The sidecar's clips are in the input's animation order.
     if (loaded->clips.size() != sidecar.clips.size())

@@ -27,17 +27,16 @@ Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& li
     }
     auto bytes = readAssetFile(path, limits);
     if (!bytes) return bytes.error();
-    out.sha256 = sha256Hex(*bytes);
-    auto asset = loadAssetBytes(std::move(*bytes), path, limits);
+    out.sha256 = std::async(std::launch::async, [file = *bytes] { return sha256Hex(file); }).share();
+    auto asset = loadAssetBytes(*bytes, path, limits);
     if (!asset) return asset.error();
     out.asset = std::move(*asset);
     return out;
 }
 
-Result<Asset> loadAssetBytes(std::vector<std::uint8_t> bytes, const std::filesystem::path& path,
-                             const LoadLimits& limits) {
+Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::path& path, const LoadLimits& limits) {
     ++loadCount;
-    return loadAssetFile(std::move(bytes), path, limits);
+    return loadAssetFile(bytes, path, limits);
 }
 
 Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
