@@ -266,14 +266,24 @@ inline const std::pair<const char*, const char*> kTheirsOnly[] = {
     {"Must be equal or less than binary size",
      "a second buffer without uri in a GLB (a placeholder): tinygltf checks it against the BIN chunk"},
     {"data:application/gltf-buffer", "a data: URI of media type application/gltf-buffer, which the spec allows"},
+    {"File not found : data:",
+     "a data: URI tinygltf 2.7 does not recognise, so reads as a file name: it knows base64 URIs of a few media "
+     "types spelt in lower case, but media types and the scheme are case-insensitive and base64 is optional (RFC 2397)"},
     {"invalid bufferView", "an accessor without a bufferView (its data in an extension, e.g. Draco), which the spec allows"},
     {"Invalid type for chunk1 data",
      "a GLB whose second chunk is of an unknown type: clients must ignore chunks of unknown types (GLB, Chunks)"},
 };
 
+// The reason listed for a message, matched without regard to ASCII case (a URI's scheme
+// and media type may be spelt in any case).
 inline const char* reasonFor(const std::string& message, const std::pair<const char*, const char*>* table, std::size_t n) {
+    auto lower = [](std::string text) {
+        for (char& c : text) c = (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+        return text;
+    };
+    const std::string text = lower(message);
     for (std::size_t i = 0; i < n; ++i)
-        if (*table[i].first && message.find(table[i].first) != std::string::npos) return table[i].second;
+        if (*table[i].first && text.find(lower(table[i].first)) != std::string::npos) return table[i].second;
     return nullptr;
 }
 
