@@ -3,6 +3,7 @@
 #include "write/sha256.h"
 
 #include <atomic>
+#include <system_error>
 
 namespace rootbake::pipeline {
 
@@ -11,6 +12,17 @@ namespace {
 // Commands run assets on worker threads.
 std::atomic<std::uint64_t> loadCount{0};
 std::atomic<std::uint64_t> analysisCount{0};
+
+// The file's hash on a thread of its own; where the system gives no thread, taken when
+// asked for.
+std::shared_future<std::string> hashBeside(const SharedBytes& file) {
+    auto hash = [file] { return sha256Hex(file); };
+    try {
+        return std::async(std::launch::async, hash).share();
+    } catch (const std::system_error&) {
+        return std::async(std::launch::deferred, hash).share();
+    }
+}
 
 }  // namespace
 
@@ -27,7 +39,7 @@ Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& li
     }
     auto bytes = readAssetFile(path, limits);
     if (!bytes) return bytes.error();
-    out.sha256 = std::async(std::launch::async, [file = *bytes] { return sha256Hex(file); }).share();
+    out.sha256 = hashBeside(*bytes);
     auto asset = loadAssetBytes(*bytes, path, limits);
     if (!asset) return asset.error();
     out.asset = std::move(*asset);
