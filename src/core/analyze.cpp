@@ -238,19 +238,25 @@ const char* sourceName(Source source) {
     return "none";
 }
 
-Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
-    ClipAnalysis out;
+namespace {
+
+// The up axis, normalized, after the options that every stage relies on are checked.
+Result<glm::dvec3> checkedUpAxis(const Options& options) {
     const double upLength = glm::length(options.upAxis);
     if (!(upLength > 0.0) || !std::isfinite(upLength)) return Error{"the up axis has no direction"};
     if (!(options.samplesPerSecond > 0.0) || !std::isfinite(options.samplesPerSecond))
         return Error{"samplesPerSecond " + num(options.samplesPerSecond) + " is not a positive number"};
-    const glm::dvec3 up = options.upAxis / upLength;
-    out.upAxis = up;
+    return options.upAxis / upLength;
+}
 
+// The clip's frame of reference: its root (with the reason line begun), its character node
+// and the root's channels. False when the clip animates no transform node (out says so).
+Result<bool> chooseFrameOfReference(const Rig& rig, const Clip& clip, const Options& options,
+                                    NodeChannels& rootChannels, ClipAnalysis& out) {
     const std::vector<int> animated = core::animatedNodes(rig, clip);
     if (animated.empty()) {
         out.reason = "clip animates no transform node";
-        return out;
+        return false;
     }
     auto root = core::chooseRoot(rig, clip, options, animated);
     if (!root) return root.error();
@@ -260,36 +266,66 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     auto character = core::chooseCharacter(rig, clip, options, anchor);
     if (!character) return character.error();
     out.character = *character;
-    const NodeChannels rootChannels = out.root >= 0 ? core::channelsOf(clip, out.root) : NodeChannels{};
+    rootChannels = out.root >= 0 ? core::channelsOf(clip, out.root) : NodeChannels{};
     if (options.source == SourceChoice::Root && !rootChannels.translation)
         return Error{"source root was asked for, but the root \"" + nodeLabel(rig, anchor) +
                      "\" has no position animation"};
+    return true;
+}
 
-    // Range: as playback plays it, from the clip's start (0) to its last key.
+struct SampledClip {
+    SamplePlan plan;
+    Frames frames;
+    bool rootFirst = false;  // frames hold the root's chain only (the whole rig at the ends)
+};
+
+// The clip sampled over its range (as playback plays it, from its start, 0, to its last
+// key), and the character's height; out gets the range and the height.
+Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& options,
+                               const NodeChannels& rootChannels, ClipAnalysis& out) {
     out.from = 0.0;
     out.to = std::max(0.0, clip.end);
     out.duration = out.to - out.from;
+    SampledClip sampled;
     auto plan = planSamples(rig, clip, options, out.duration, out.root, rootChannels);
     if (!plan) return plan.error();
-
+    sampled.plan = *plan;
     // A clip whose travel may be in the root's keys needs the root's chain at every sample,
     // and the whole rig only at its first and last frames (the height, the loop): the rest
     // of the rig is posed at every sample only if the contacts are measured after all.
-    const bool rootFirst = out.root >= 0 && rootChannels.translation && options.source != SourceChoice::FootContact &&
-                           options.source != SourceChoice::None;
-    Frames frames = core::sampleFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, rootFirst);
+    sampled.rootFirst = out.root >= 0 && rootChannels.translation && options.source != SourceChoice::FootContact &&
+                        options.source != SourceChoice::None;
+    sampled.frames =
+        core::sampleFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, sampled.rootFirst);
     const Frames ends =
-        rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
-    if (Status s = core::checkFinite(rig, frames); !s) return s.error();
+        sampled.rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
+    if (Status s = core::checkFinite(rig, sampled.frames); !s) return s.error();
     if (Status s = core::checkFinite(rig, ends); !s) return s.error();
-    out.characterHeight =
-        core::measureHeight(rig, rootFirst ? ends : frames, out.root >= 0 ? out.root : out.character, up);
+    out.characterHeight = core::measureHeight(rig, sampled.rootFirst ? ends : sampled.frames,
+                                              out.root >= 0 ? out.root : out.character, out.upAxis);
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
+    return sampled;
+}
+
+}  // namespace
+
+Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    ClipAnalysis out;
+    auto up = checkedUpAxis(options);
+    if (!up) return up.error();
+    out.upAxis = *up;
+    NodeChannels rootChannels;
+    auto animates = chooseFrameOfReference(rig, clip, options, rootChannels, out);
+    if (!animates) return animates.error();
+    if (!*animates) return out;
+    auto sampled = sampleClip(rig, clip, options, rootChannels, out);
+    if (!sampled) return sampled.error();
+    Frames& frames = sampled->frames;
     const double minimumTravel = options.minimumTravel * (out.characterHeight > 0.0 ? out.characterHeight : 1.0);
     // The stages read the frames by reference: resampled by measureTravel, they see the new ones.
-    const core::StageInput in{rig, clip, options, frames, out.root, out.character, up, out.characterHeight,
+    const core::StageInput in{rig, clip, options, frames, out.root, out.character, *up, out.characterHeight,
                               out.duration};
 
     if (options.source == SourceChoice::None) out.reason += "; source none: forced";
@@ -298,7 +334,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     const std::vector<double>* turning = turn.yaw.empty() ? nullptr : &turn.yaw;
     out.extractsRotation = turning != nullptr;
 
-    auto travel = measureTravel(in, rootChannels, frames, rootFirst, turning, minimumTravel, out);
+    auto travel = measureTravel(in, rootChannels, frames, sampled->rootFirst, turning, minimumTravel, out);
     if (!travel) return travel.error();
     std::optional<std::vector<glm::dvec3>> translation;
     if (*travel) {
@@ -308,7 +344,7 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     }
     out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
     if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
-    fillTrack(rig, clip, options, rootChannels, frames, *plan, std::move(translation), std::move(turn.yaw), out);
+    fillTrack(rig, clip, options, rootChannels, frames, sampled->plan, std::move(translation), std::move(turn.yaw), out);
     core::addWarnings(out, options, rootChannels);
     return out;
 }
