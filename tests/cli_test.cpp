@@ -151,6 +151,26 @@ TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 
     CHECK(listing(a.dir.path / "j1") == before);
 }
 
+TEST_CASE("cli: of two inputs that would write one sidecar (walker.glb, walker.gltf), the second is not baked") {
+    Assets a;
+    const samples::Biped biped = samples::makeBiped();
+    writeText(a.root / "walker.gltf", samples::toGltfWithBin(biped, "walker.bin"));
+    writeBytes(a.root / "walker.bin", biped.bin);
+    const fs::path out = a.dir.path / "out";
+    for (const char* jobs : {"1", "2"}) {  // the same files whatever the timing
+        fs::remove_all(out);
+        const SplitExit e = runExeSplit("bake " + q(a.root) + " --out-dir " + q(out) + " -j " + jobs);
+        CHECK(e.code == 2);  // bad input, the others baked
+        CHECK(contains(e.err, "walker.gltf: would write " + (out / "walker.rootmotion.json").string() + ", which "));
+        CHECK(contains(e.err, "walker.glb writes too; bake them into different --out-dir folders\n"));
+        CHECK(contains(e.err, "rootbake: 2 assets: 1 baked, 0 failed a gate, 1 not baked\n"));
+        CHECK(fs::exists(out / "walker.glb"));
+        CHECK_FALSE(fs::exists(out / "walker.gltf"));
+        const Json sidecar = Json::parse(readText(out / "walker.rootmotion.json"));
+        CHECK(sidecar["input"] == "walker.glb");
+    }
+}
+
 TEST_CASE("cli: a bad asset in a batch fails alone; the exit status and the lines do not depend on -j") {
     Assets a;
     writeBytes(a.root / "chars" / "broken.glb", std::vector<std::uint8_t>{'g', 'l', 'T', 'F', 2, 0, 0, 0});

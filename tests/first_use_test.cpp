@@ -125,7 +125,15 @@ TEST_CASE("first use: check passes right after bake on the whole corpus") {
     CHECK_FALSE(contains(checked.err, "rootbake: changed:"));
     const std::set<std::string> refused = filesWithErrors(baked.err, corpus.string());
     CHECK(refused.size() > 10);
-    CHECK(filesWithErrors(checked.err, corpus.string()) == refused);
+    // bake also refuses the second of two inputs that would write one sidecar (x.glb and
+    // x.gltf in one folder), which check, writing nothing, takes.
+    std::set<std::string> clashes;
+    for (const std::string& file : refused)
+        if (contains(baked.err, "rootbake: error: " + (corpus / file.substr(1)).string() + ": would write "))
+            clashes.insert(file);
+    std::set<std::string> checkRefused = filesWithErrors(checked.err, corpus.string());
+    for (const std::string& file : clashes) checkRefused.insert(file);
+    CHECK(checkRefused == refused);
     for (const std::string& file : refused) CHECK(file.rfind("/bad/", 0) == 0);
 
     // The good assets alone: exit 0.

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <optional>
 #include <cstdio>
-#include <set>
+#include <map>
 
 namespace rootbake::cli {
 
@@ -242,9 +242,21 @@ std::string usageError(const BakeArgs& args) {
 
 // Each input's output, checked before any work: two inputs must not write one file. `made`
 // gets the outputs' missing folders, outer first.
-Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext& run, std::vector<fs::path>& made) {
+// The output of each input. Two inputs with one output refuse the run; an input whose
+// sidecar another input writes already (walk.glb and walk.gltf in one folder both write
+// walk.rootmotion.json) is not baked, with the message in `clashes`, so that which of the
+// two is written does not depend on timing.
+Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext& run, std::vector<fs::path>& made,
+                                          std::vector<std::string>& clashes) {
     std::vector<fs::path> outputs;
-    std::set<fs::path> seen;
+    std::map<fs::path, fs::path> claimed;  // a file an output writes -> the input that writes it
+    auto claim = [&](const fs::path& file, const InputFile& input) -> Status {
+        const auto [at, added] = claimed.emplace(file.lexically_normal(), input.path);
+        if (added) return Ok{};
+        return Error{input.path.string() + ": would write " + file.string() + ", which " + at->second.string() +
+                     " writes too; bake them into different --out-dir folders"};
+    };
+    clashes.assign(run.inputs.size(), "");
     for (const InputFile& input : run.inputs) {
         fs::path output = args.output;
         if (args.output.empty()) {
@@ -254,9 +266,8 @@ Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext
         }
         for (const fs::path& f : missingFolders(output))
             if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
-        if (!seen.insert(output.lexically_normal()).second)
-            return Error{output.string() + ": two inputs would write this output (" + input.path.string() +
-                         " is one); bake them into different --out-dir folders"};
+        if (Status free = claim(output, input); !free) return free.error();
+        if (Status free = claim(sidecarPath(output), input); !free) clashes[outputs.size()] = free.error().message;
         outputs.push_back(std::move(output));
     }
     return outputs;
@@ -298,7 +309,8 @@ int bake(const BakeArgs& args) {
         return kUsage;
     }
     std::vector<fs::path> made;
-    auto planned = planOutputs(args, run, made);
+    std::vector<std::string> clashes;
+    auto planned = planOutputs(args, run, made, clashes);
     if (!planned) return printError(planned.error().message), kUsage;
     const std::vector<fs::path>& outputs = *planned;
     // The outputs' missing folders, outer first, before the assets run in parallel; those left
@@ -315,6 +327,13 @@ int bake(const BakeArgs& args) {
     std::optional<KeptBake> kept;  // --report, --verify: their one input's pass
     const bool keep = !args.report.empty() || args.verify;
     std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
+        if (!clashes[i].empty()) {
+            AssetOutcome refused;
+            refused.code = kBadInput;
+            refused.err = errorLine(clashes[i]);
+            refused.json = {{"input", run.inputs[i].path.string()}, {"error", clashes[i]}};
+            return refused;
+        }
         return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i], keep ? &kept : nullptr);
     });
     removeEmpty(made);
