@@ -109,6 +109,8 @@ struct ChannelCursor {
 // the keys. Writes width() doubles to out.
 void sampleChannel(const Channel& channel, double t, ChannelCursor& cursor, double* out);
 void sampleChannel(const Channel& channel, double t, double* out);
+// Samples the channel at t into the property of `local` it animates.
+void sampleInto(const Channel& channel, double t, ChannelCursor& cursor, Transform& local);
 
 // Evaluates local transforms of every node at one time: starts from the rest
 // pose and overwrites each animated property. cursors has one entry per channel.

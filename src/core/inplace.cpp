@@ -55,17 +55,7 @@ struct InPlaceSampler {
     // The local and scene transforms of the chain at time t, as sampleLocalPose and localToScene.
     void poseChain(double t) {
         for (int n : chain) local[n] = rig.rest[n];
-        double v[4];
-        for (size_t i : chainChannels) {
-            const Channel& c = clip.channels[i];
-            sampleChannel(c, t, cursors[i], v);
-            Transform& x = local[c.node];
-            switch (c.path) {
-                case Path::Translation: x.translation = {v[0], v[1], v[2]}; break;
-                case Path::Scale: x.scale = {v[0], v[1], v[2]}; break;
-                case Path::Rotation: x.rotation = glm::dquat(v[3], v[0], v[1], v[2]); break;
-            }
-        }
+        for (size_t i : chainChannels) sampleInto(clip.channels[i], t, cursors[i], local[clip.channels[i].node]);
         for (int n : chain) {
             const glm::dmat4 m = toMatrix(local[n]);
             scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;

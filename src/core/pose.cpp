@@ -8,16 +8,19 @@ namespace rootbake {
 void sampleLocalPose(const Rig& rig, const Clip& clip, double t, std::span<ChannelCursor> cursors,
                      std::span<Transform> local) {
     std::copy(rig.rest.begin(), rig.rest.end(), local.begin());
-    double v[4];
     for (size_t i = 0; i < clip.channels.size(); ++i) {
         const Channel& c = clip.channels[i];
-        sampleChannel(c, t, cursors[i], v);
-        Transform& x = local[c.node];
-        switch (c.path) {
-            case Path::Translation: x.translation = {v[0], v[1], v[2]}; break;
-            case Path::Scale: x.scale = {v[0], v[1], v[2]}; break;
-            case Path::Rotation: x.rotation = glm::dquat(v[3], v[0], v[1], v[2]); break;
-        }
+        sampleInto(c, t, cursors[i], local[c.node]);
+    }
+}
+
+void sampleInto(const Channel& channel, double t, ChannelCursor& cursor, Transform& local) {
+    double v[4];
+    sampleChannel(channel, t, cursor, v);
+    switch (channel.path) {
+        case Path::Translation: local.translation = {v[0], v[1], v[2]}; break;
+        case Path::Scale: local.scale = {v[0], v[1], v[2]}; break;
+        case Path::Rotation: local.rotation = glm::dquat(v[3], v[0], v[1], v[2]); break;
     }
 }
 
