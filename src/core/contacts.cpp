@@ -1,6 +1,7 @@
 // The contact stages: which limb ends carry the body, and the travel their
 // stances give. docs/analysis.md, "Contacts", says why each rule and constant.
 #include "contacts.h"
+#include "neighbours.h"
 
 #include <algorithm>
 #include <cmath>
@@ -187,17 +188,10 @@ glm::dvec3 groundStepCluster(const std::vector<glm::dvec3>& points, double floor
     const size_t stride = std::max<size_t>(1, (points.size() + kModePoints - 1) / kModePoints);
     for (size_t i = 0; i < points.size(); i += stride) sample.push_back(points[i]);
     auto radius = [&](const glm::dvec3& x) { return speedTolerance * std::max(glm::length(x), floor); };
-    size_t best = 0;
-    int bestCount = -1;
-    for (size_t i = 0; i < sample.size(); ++i) {
-        const double r2 = radius(sample[i]) * radius(sample[i]);
-        int count = 0;
-        for (const glm::dvec3& y : sample) {
-            const glm::dvec3 d = y - sample[i];
-            count += glm::dot(d, d) <= r2;
-        }
-        if (count > bestCount) bestCount = count, best = i;
-    }
+    std::vector<double> radii(sample.size());
+    for (size_t i = 0; i < sample.size(); ++i) radii[i] = radius(sample[i]);
+    const std::vector<int> counts = neighbourCounts(sample, radii);
+    const size_t best = std::max_element(counts.begin(), counts.end()) - counts.begin();  // the first of the most
     glm::dvec3 centre = sample[best];
     for (int step = 0; step < kMeanShiftSteps; ++step) {
         const double r2 = radius(centre) * radius(centre);

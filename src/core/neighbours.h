@@ -1,0 +1,19 @@
+// Internal to the core: how many points lie within each point's own radius, the
+// count the ground-speed cluster search ranks its candidates by.
+#pragma once
+
+#include <glm/vec3.hpp>
+
+#include <span>
+#include <vector>
+
+namespace rootbake::core {
+
+// For each points[i], how many points y (itself included) have
+// dot(y - points[i], y - points[i]) <= radii[i] * radii[i], computed as glm computes
+// it, so the counts are those of comparing every pair one by one. The pairs are
+// compared four at a time (AVX2 where the CPU has it): the search meets up to
+// 2048^2 pairs per clip, the largest share of an in-place pack's analysis.
+std::vector<int> neighbourCounts(std::span<const glm::dvec3> points, std::span<const double> radii);
+
+}  // namespace rootbake::core

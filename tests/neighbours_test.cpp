@@ -1,0 +1,48 @@
+// The ground-speed cluster's neighbour counts (src/core/neighbours.cpp), four pairs
+// at a time, against the definition: every pair compared one by one with glm::dot.
+#include "core/neighbours.h"
+
+#include <glm/geometric.hpp>
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+using rootbake::core::neighbourCounts;
+
+namespace {
+
+std::vector<int> pairByPair(const std::vector<glm::dvec3>& points, const std::vector<double>& radii) {
+    std::vector<int> counts(points.size(), 0);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        for (const glm::dvec3& y : points) {
+            const glm::dvec3 d = y - points[i];
+            counts[i] += glm::dot(d, d) <= radii[i] * radii[i];
+        }
+    return counts;
+}
+
+}  // namespace
+
+TEST_CASE("neighbours: the counts of comparing every pair, for every size and on the radius's edge") {
+    std::mt19937 random(7);
+    std::normal_distribution<double> spread(0.0, 0.02);
+    for (std::size_t size : {0, 1, 2, 3, 4, 5, 7, 8, 9, 63, 64, 65, 500, 2048}) {
+        // Steps as the contacts give them: a planted cluster on the ground plane (y = 0), stragglers, repeats.
+        std::vector<glm::dvec3> points;
+        std::vector<double> radii;
+        for (std::size_t i = 0; i < size; ++i) {
+            const bool planted = i % 3 != 0;
+            points.push_back(planted ? glm::dvec3(-0.02 + spread(random) * 0.1, 0.0, 0.03 + spread(random) * 0.1)
+                                     : glm::dvec3(spread(random), 0.0, spread(random)));
+            if (i % 11 == 5) points.back() = points[i / 2];
+            radii.push_back(0.25 * std::max(glm::length(points.back()), 0.004));
+        }
+        // A point exactly on another's radius: the comparison is <=, so it counts.
+        if (size >= 2) points[1] = points[0] + glm::dvec3(radii[0], 0.0, 0.0);
+        CHECK_MESSAGE(neighbourCounts(points, radii) == pairByPair(points, radii), "size " << size);
+    }
+    // Zero radii count the point itself and its repeats only.
+    const std::vector<glm::dvec3> repeated = {glm::dvec3(1.0), glm::dvec3(1.0), glm::dvec3(2.0)};
+    CHECK(neighbourCounts(repeated, std::vector<double>{0.0, 0.0, 0.0}) == std::vector<int>{2, 2, 1});
+}
