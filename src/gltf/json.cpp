@@ -20,7 +20,8 @@ public:
 
     bool null() { return put(nullptr); }
     bool boolean(bool v) { return put(v); }
-    bool number_integer(std::int64_t v) { return put(v); }
+    // -0 is 0, unsigned, as the fast path (json_fast.cpp) reads it.
+    bool number_integer(std::int64_t v) { return v == 0 ? put(std::uint64_t{0}) : put(v); }
     bool number_unsigned(std::uint64_t v) { return put(v); }
     bool number_float(double v, const std::string&) { return put(v); }
     bool string(std::string& v) { return put(std::move(v)); }
@@ -130,6 +131,7 @@ private:
 }  // namespace
 
 Result<nlohmann::ordered_json> parseOrderedJson(std::string_view text) {
+    if (std::optional<OrderedJson> fast = parseOrderedJsonFast(text)) return std::move(*fast);
     OrderedJson document;
     OrderedJsonBuilder builder(document);
     if (!OrderedJson::sax_parse(text.begin(), text.end(), &builder)) return Error{builder.error()};

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string_view>
 
 namespace rootbake {
@@ -16,5 +17,10 @@ namespace rootbake {
 // A key given twice in one object is an error naming the object's path and the key
 // (glTF 2.0, JSON encoding: keys must be unique). Errors carry no file name.
 Result<nlohmann::ordered_json> parseOrderedJson(std::string_view text);
+
+// The same document through simdjson (json_fast.cpp), or nothing where it cannot say
+// what parseOrderedJson would: any error, a repeated key, a number simdjson does not
+// hold (beyond 64 bits, out of double's range). parseOrderedJson tries it first.
+std::optional<nlohmann::ordered_json> parseOrderedJsonFast(std::string_view text);
 
 }  // namespace rootbake
