@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 using rootbake::core::neighbourCounts;
@@ -41,6 +43,20 @@ TEST_CASE("neighbours: the counts of comparing every pair, for every size and on
         // A point exactly on another's radius: the comparison is <=, so it counts.
         if (size >= 2) points[1] = points[0] + glm::dvec3(radii[0], 0.0, 0.0);
         CHECK_MESSAGE(neighbourCounts(points, radii) == pairByPair(points, radii), "size " << size);
+    }
+    // Spread along z, or along y (a rig whose up is x); a point that is not finite, or a radius
+    // that is not (every pair compared then).
+    for (int variant = 0; variant < 4; ++variant) {
+        std::vector<glm::dvec3> points;
+        std::vector<double> radii;
+        for (int i = 0; i < 300; ++i) {
+            const double a = spread(random) * 5.0, b = spread(random);
+            points.push_back(variant == 1 ? glm::dvec3(0.0, a, b) : glm::dvec3(b, 0.0, a));
+            radii.push_back(0.3 * std::max(glm::length(points.back()), 0.004));
+        }
+        if (variant == 2) points[17] = glm::dvec3(std::nan(""), 0.0, 0.0), points[40] = glm::dvec3(1e308, 0.0, std::numeric_limits<double>::infinity());
+        if (variant == 3) radii[3] = std::nan(""), radii[4] = 1e200, radii[5] = std::numeric_limits<double>::infinity();
+        CHECK_MESSAGE(neighbourCounts(points, radii) == pairByPair(points, radii), "variant " << variant);
     }
     // Zero radii count the point itself and its repeats only.
     const std::vector<glm::dvec3> repeated = {glm::dvec3(1.0), glm::dvec3(1.0), glm::dvec3(2.0)};

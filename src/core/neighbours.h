@@ -11,9 +11,10 @@ namespace rootbake::core {
 
 // For each points[i], how many points y (itself included) have
 // dot(y - points[i], y - points[i]) <= radii[i] * radii[i], computed as glm computes
-// it, so the counts are those of comparing every pair one by one. The pairs are
-// compared four at a time (AVX2 where the CPU has it): the search meets up to
-// 2048^2 pairs per clip, the largest share of an in-place pack's analysis.
+// it, so the counts are those of comparing every pair one by one. Only the points
+// that one axis alone does not put out of reach are compared, four at a time (AVX2
+// where the CPU has it): every pair was 2048^2 per clip, 38% of an in-place pack's
+// inspect.
 std::vector<int> neighbourCounts(std::span<const glm::dvec3> points, std::span<const double> radii);
 
 }  // namespace rootbake::core
