@@ -465,6 +465,23 @@ TEST_CASE("limits: deep JSON is refused before it is parsed, at any depth") {
     CHECK(open.error().message == "tiny.gltf: JSON: nested deeper than 128 levels");
 }
 
+TEST_CASE("limits: the depth scan skips strings, brackets and escaped quotes in them included") {
+    // Strings whose brackets would add levels if counted, and quotes behind odd and even runs of
+    // backslashes (escaped, and closing after an escaped backslash).
+    const std::string strings = R"("[[{{", "a\"[[", "b\\", "\\\"{{{", "]]]]")";
+    auto nested = [&](int levels) {
+        std::string text = R"({"asset":{"version":"2.0"},"extras":)";
+        for (int i = 2; i < levels; ++i) text += "[";
+        text += "[" + strings + "]";
+        for (int i = 2; i < levels; ++i) text += "]";
+        return text + "}";
+    };
+    CHECK(load(nested(128)).ok());
+    auto deep = load(nested(129));
+    REQUIRE_FALSE(deep.ok());
+    CHECK(deep.error().message == "tiny.gltf: JSON: nested deeper than 128 levels");
+}
+
 TEST_CASE("limits: a node hierarchy deeper than maxDepth is refused without recursion") {
     const int count = 5000;  // maxDepth is 4096
     Json rig = Json::array();

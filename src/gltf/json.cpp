@@ -3,6 +3,7 @@
 #include "gltf/json_parse.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <unordered_set>
@@ -170,25 +171,28 @@ Error fail(const Where& at, const std::string& what) {
 
 namespace {
 
-// The deepest nesting of arrays and objects, by a scan that skips strings:
-// nlohmann parses iteratively, but dump() (the writer) recurses.
+// The deepest nesting of arrays and objects, by a scan that skips strings whole (memchr
+// to the quote that closes each): nlohmann parses iteratively, but dump() (the writer) recurses.
 int nestingDepth(Bytes text) {
+    const char* p = reinterpret_cast<const char*>(text.data());
+    const char* const end = p + text.size();
     int depth = 0, deepest = 0;
-    bool inString = false, escaped = false;
-    for (std::uint8_t c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
+    while (p < end) {
+        const char c = *p++;
+        if (c == '[' || c == '{') {
             deepest = std::max(deepest, ++depth);
         } else if (c == ']' || c == '}') {
             --depth;
+        } else if (c == '"') {
+            // The closing quote is the first after an even run of backslashes (none counts).
+            for (bool closed = false; !closed;) {
+                const auto* quote = static_cast<const char*>(std::memchr(p, '"', std::size_t(end - p)));
+                if (!quote) return deepest;
+                const char* run = quote;
+                while (run > p && run[-1] == '\\') --run;
+                closed = (quote - run) % 2 == 0;
+                p = quote + 1;
+            }
         }
     }
     return deepest;
