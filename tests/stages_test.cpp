@@ -196,3 +196,28 @@ TEST_CASE("stages: a root track lands on every key of a 30 fps root") {
     keys.times[7] += 0.01f;  // off the grid: Babylon's count
     CHECK(keyAlignedSampleCount(root, 0.0, 0.8, 60.0, 49, 1e9) == 49);
 }
+
+TEST_CASE("frames: refined frames copied from a whole-rig pass are the frames posed afresh, to the bit") {
+    const Rig rig = stickRig();
+    // Legs swinging on several keys, hips rising and travelling, over a span whose times round.
+    const float third = float(std::sin(0.2)), big = float(std::cos(0.2));
+    Clip clip = clipOf({linear(1, Path::Translation, {0.1f, 0.7f, 1.37f}, {0, 1, 0, 0.31f, 1.07f, 1.3f, 0.2f, 1, 2.9f}),
+                        linear(2, Path::Rotation, {0.1f, 0.5f, 1.37f}, {0, 0, 0, 1, third, 0, 0, big, 0, 0, 0, 1}),
+                        linear(4, Path::Rotation, {0.1f, 0.9f, 1.37f}, {third, 0, 0, big, 0, 0, 0, 1, -third, 0, 0, big})});
+    clip.start = 0.1;
+    for (int samples : {7, 60, 83}) {
+        const Frames whole = sampleFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1);
+        const Frames rootOnly = sampleFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1, true);
+        REQUIRE(whole.everyNode);
+        REQUIRE_FALSE(rootOnly.everyNode);
+        for (int factor : {2, 3, 4, 8}) {
+            const Frames copied = refineFrames(rig, clip, whole, factor, 0, 1, {3, 5});
+            const Frames posed = refineFrames(rig, clip, rootOnly, factor, 0, 1, {3, 5});  // nothing to copy
+            CHECK_MESSAGE(copied.position == posed.position, "samples " << samples << ", factor " << factor);
+            CHECK(copied.rootRotation == posed.rootRotation);
+            CHECK(copied.count == samples * factor + 1);
+            // A power-of-two factor's every factor-th time is the coarse time to the bit (3's is not).
+            if (factor != 3) CHECK(copied.at(factor, 3) == whole.at(1, 3));
+        }
+    }
+}

@@ -91,8 +91,7 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     Frames finer;
     std::vector<double> finerYaw;
     if (factor > 1) {
-        finer = sampleFrames(in.rig, in.clip, frames.from, frames.to, (frames.count - 1) * factor, in.character,
-                             in.root, contacts.nodes);
+        finer = refineFrames(in.rig, in.clip, frames, factor, in.character, in.root, contacts.nodes);
         if (Status s = checkFinite(in.rig, finer); !s) return s.error();
         contacts.lowest = givenContacts(finer, contacts.nodes, in.up).lowest;
         if (yaw) finerYaw = measureRootYaw(finer, in.up);

@@ -54,13 +54,19 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
     }
 }
 
+// Frame `from` of known (which posed every node) as frame `to` of frames, for the chain's nodes.
+void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int root, Frames& frames, int to) {
+    for (int n : chain.nodes) frames.position[size_t(to) * frames.nodes + n] = known.at(from, n);
+    if (root >= 0) frames.rootRotation[to] = known.rootRotation[from];
+}
+
 }  // namespace
 
 namespace {
 
-// chain null: every node is posed.
+// chain null: every node is posed. known (posed every node) gives every `every`-th frame.
 Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int samples, int character, int root,
-                   const ChainPose* chain) {
+                   const ChainPose* chain, const Frames* known = nullptr, int every = 1) {
     Frames frames;
     frames.count = samples + 1;
     frames.nodes = rig.size();
@@ -68,12 +74,17 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     frames.to = to;
     frames.position.resize(size_t(frames.count) * frames.nodes);
     if (root >= 0) frames.rootRotation.resize(frames.count);
+    frames.everyNode = chain == nullptr;
 
     // Buffers allocated once per clip; each sample is one pose pass.
     std::vector<ChannelCursor> cursors(clip.channels.size());
     std::vector<Transform> local(rig.size());
     std::vector<glm::dmat4> scene(rig.size());
     for (int i = 0; i < frames.count; ++i) {
+        if (known && chain && i % every == 0) {
+            copyChainFrame(*known, i / every, *chain, root, frames, i);
+            continue;
+        }
         if (chain) {
             poseChain(rig, clip, *chain, frames.time(i), cursors, local, scene);
         } else {
@@ -101,13 +112,16 @@ Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, in
     return sampleChain(rig, clip, from, to, samples, character, root, &chain);
 }
 
-Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root, const std::vector<int>& nodes) {
+Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character, int root,
+                    const std::vector<int>& nodes) {
     std::vector<int> ends = nodes;
     if (root >= 0) ends.push_back(root);
     if (character >= 0) ends.push_back(character);
     const ChainPose chain = chainOf(rig, clip, ends);
-    return sampleChain(rig, clip, from, to, samples, character, root, &chain);
+    const bool powerOfTwo = factor > 0 && (factor & (factor - 1)) == 0;
+    const bool reuse = powerOfTwo && coarse.everyNode && (root < 0 || !coarse.rootRotation.empty());
+    return sampleChain(rig, clip, coarse.from, coarse.to, (coarse.count - 1) * factor, character, root, &chain,
+                       reuse ? &coarse : nullptr, factor);
 }
 
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {

@@ -17,6 +17,7 @@ struct Frames {
     double from = 0.0, to = 0.0;  // s
     std::vector<glm::dvec3> position;    // [frame * nodes + node]
     std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
+    bool everyNode = false;  // every node posed (else some are left at zero)
 
     const glm::dvec3& at(int frame, int node) const { return position[size_t(frame) * nodes + node]; }
     // The time of sample i, computed from its index (never accumulated).
@@ -28,10 +29,13 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root, bool rootChainOnly = false);
 
-// Only `nodes`, the root and their ancestors are posed (the rest left at zero): their
-// numbers are the same as with every node.
-Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root, const std::vector<int>& nodes);
+// coarse's span at `factor` times its samples. Only `nodes`, the root and their ancestors
+// are posed (the rest left at zero): their numbers are the same as with every node. With a
+// factor that is a power of two, every factor-th time is one of coarse's to the bit (times
+// come from their index, and scaling by 2 is exact in binary floating point), so when
+// coarse posed every node those frames are copied from it, not posed again.
+Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character, int root,
+                    const std::vector<int>& nodes);
 
 // 1 for base's strict descendants (every node when base is -1, the scene).
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base);
