@@ -31,47 +31,44 @@ bool hasRepeatedKey(const OrderedJson::object_t& object) {
     return false;
 }
 
-// False where the slow path must decide (a repeated key: its message names the path).
-bool copyInto(dom::element from, OrderedJson& to) {
+// The value as nlohmann's lexer reads it. ok turns false where the slow path must decide
+// (a repeated key: its message names the path).
+OrderedJson valueOf(dom::element from, bool& ok) {
     switch (from.type()) {
         case dom::element_type::ARRAY: {
             const dom::array array = from.get_array().value_unsafe();
-            to = OrderedJson::array();
+            OrderedJson to(OrderedJson::value_t::array);
             auto& items = to.get_ref<OrderedJson::array_t&>();
             items.reserve(array.size());
-            for (dom::element item : array)
-                if (!copyInto(item, items.emplace_back())) return false;
-            return true;
+            for (dom::element item : array) items.push_back(valueOf(item, ok));
+            return to;
         }
         case dom::element_type::OBJECT: {
             const dom::object object = from.get_object().value_unsafe();
-            to = OrderedJson::object();
+            OrderedJson to(OrderedJson::value_t::object);
             auto& members = to.get_ref<OrderedJson::object_t&>();
             members.reserve(object.size());
-            for (dom::key_value_pair member : object) {
-                // std::vector's emplace_back: ordered_map's own would scan the keys.
-                members.std::vector<OrderedJson::object_t::value_type>::emplace_back(std::string(member.key), nullptr);
-                if (!copyInto(member.value, members.back().second)) return false;
-            }
-            return !hasRepeatedKey(members);
+            // std::vector's emplace_back: ordered_map's own would scan the keys.
+            for (dom::key_value_pair member : object)
+                members.std::vector<OrderedJson::object_t::value_type>::emplace_back(
+                    std::piecewise_construct, std::forward_as_tuple(member.key), std::forward_as_tuple(valueOf(member.value, ok)));
+            if (hasRepeatedKey(members)) ok = false;
+            return to;
         }
-        // As nlohmann's lexer reads them: an integer without a sign is unsigned, one with a
-        // sign signed, except -0, which simdjson cannot tell from 0 (both paths make it 0).
+        // An integer without a sign is unsigned, one with a sign signed, except -0, which
+        // simdjson cannot tell from 0 (both paths make it 0).
         case dom::element_type::INT64: {
             const std::int64_t v = from.get_int64().value_unsafe();
-            if (v >= 0)
-                to = std::uint64_t(v);
-            else
-                to = v;
-            return true;
+            return v >= 0 ? OrderedJson(std::uint64_t(v)) : OrderedJson(v);
         }
-        case dom::element_type::UINT64: to = from.get_uint64().value_unsafe(); return true;
-        case dom::element_type::DOUBLE: to = from.get_double().value_unsafe(); return true;
-        case dom::element_type::STRING: to = std::string(from.get_string().value_unsafe()); return true;
-        case dom::element_type::BOOL: to = from.get_bool().value_unsafe(); return true;
-        case dom::element_type::NULL_VALUE: to = nullptr; return true;
+        case dom::element_type::UINT64: return OrderedJson(from.get_uint64().value_unsafe());
+        case dom::element_type::DOUBLE: return OrderedJson(from.get_double().value_unsafe());
+        case dom::element_type::STRING: return OrderedJson(from.get_string().value_unsafe());
+        case dom::element_type::BOOL: return OrderedJson(from.get_bool().value_unsafe());
+        case dom::element_type::NULL_VALUE: return OrderedJson(nullptr);
     }
-    return false;
+    ok = false;
+    return OrderedJson();
 }
 
 }  // namespace
@@ -80,8 +77,9 @@ std::optional<OrderedJson> parseOrderedJsonFast(std::string_view text) {
     thread_local dom::parser parser;  // its buffers serve the next asset of this worker
     dom::element root;
     if (parser.parse(text.data(), text.size()).get(root) != simdjson::SUCCESS) return std::nullopt;
-    OrderedJson document;
-    if (!copyInto(root, document)) return std::nullopt;
+    bool ok = true;
+    OrderedJson document = valueOf(root, ok);
+    if (!ok) return std::nullopt;
     return document;
 }
 
