@@ -7,6 +7,7 @@
 #include "cli/verify.h"
 #include "pipeline/pipeline.h"
 #include "support.h"
+#include "write/sha256.h"
 
 #include <doctest/doctest.h>
 
@@ -124,5 +125,32 @@ TEST_CASE("pipeline: every command loads and analyses each asset once") {
         const Passes inspected = passesOf([&] { return cli::inspect(inspect); });
         CHECK(inspected.loads == 2);
         CHECK(inspected.analyses == 2);
+    }
+}
+
+TEST_CASE("pipeline: the hash taken as the file is read is the file's, across the read's chunks") {
+    TempDir dir("pipeline-hash");
+    fs::create_directories(dir.path);
+    // GLBs whose BIN chunk puts the file's end just short of, on and just past the 4 MiB
+    // chunks the read reports after, and a small one read in one chunk.
+    for (std::size_t binBytes : {std::size_t(64), (std::size_t(4) << 20) - 96, std::size_t(4) << 20,
+                                 (std::size_t(9) << 20) + 12}) {
+        const std::string json = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":)" + std::to_string(binBytes) + "}]}";
+        std::vector<std::uint8_t> glb;
+        auto put32 = [&](std::uint32_t v) {
+            for (int i = 0; i < 4; ++i) glb.push_back(std::uint8_t(v >> (8 * i)));
+        };
+        const std::size_t jsonPadded = (json.size() + 3) / 4 * 4;
+        put32(0x46546C67), put32(2), put32(std::uint32_t(12 + 8 + jsonPadded + 8 + binBytes));
+        put32(std::uint32_t(jsonPadded)), put32(0x4E4F534A);
+        glb.insert(glb.end(), json.begin(), json.end());
+        glb.resize(12 + 8 + jsonPadded, ' ');
+        put32(std::uint32_t(binBytes)), put32(0x004E4942);
+        for (std::size_t i = 0; i < binBytes; ++i) glb.push_back(std::uint8_t(i * 7 + (i >> 12)));
+        const fs::path file = dir.path / ("bin-" + std::to_string(binBytes) + ".glb");
+        writeBytes(file, glb);
+        auto loaded = pipeline::loadAsset(file, LoadLimits{}, true);
+        REQUIRE_MESSAGE(loaded.ok(), (loaded ? "" : loaded.error().message));
+        CHECK_MESSAGE(loaded->sha256.get() == sha256Hex(glb), binBytes << " bytes of BIN");
     }
 }

@@ -227,6 +227,17 @@ TEST_CASE("sha256: FIPS 180-2 test vectors") {
           "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
+TEST_CASE("sha256: bytes given in pieces hash as the whole") {
+    std::vector<std::uint8_t> bytes(300000);
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t(i * 131 + (i >> 9));
+    for (std::size_t piece : {1, 63, 64, 65, 4096, 100001}) {
+        Sha256 hash;
+        for (std::size_t at = 0; at < bytes.size(); at += piece)
+            hash.update(std::span(bytes).subspan(at, std::min(piece, bytes.size() - at)));
+        CHECK_MESSAGE(hash.hex() == sha256Hex(bytes), "pieces of " << piece);
+    }
+}
+
 TEST_CASE("rewrite: file names become relative URIs") {
     CHECK(fileNameToUri("walk.bin") == "walk.bin");
     CHECK(fileNameToUri("my walk#1.bin") == "my%20walk%231.bin");

@@ -68,7 +68,9 @@ Result<Asset> loadAsset(const std::filesystem::path& file, const LoadLimits& lim
 // loadAsset in two steps, for a caller that needs the file's bytes too (its hash):
 // the file read (the size limit first), then loaded from the bytes, which it takes
 // (the asset shares them: a GLB's JSON and BIN chunks are slices of them, not copies).
-Result<SharedBytes> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {});
+// progress, when set, is told the bytes in place as the file is read (FileRead::progress).
+Result<SharedBytes> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {},
+                                  std::function<void(const SharedBytes&)> progress = {});
 Result<Asset> loadAssetFile(const SharedBytes& bytes, const std::filesystem::path& file,
                             const LoadLimits& limits = {});
 

@@ -162,8 +162,11 @@ Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std
     return loadBytes(SharedBytes(std::vector<std::uint8_t>(bytes.begin(), bytes.end())), fileName, folder, limits);
 }
 
-Result<SharedBytes> readAssetFile(const fs::path& file, const LoadLimits& limits) {
-    auto bytes = readFileBytes(file, {limits.maxFileBytes, "maxFileBytes"});
+Result<SharedBytes> readAssetFile(const fs::path& file, const LoadLimits& limits,
+                                  std::function<void(const SharedBytes&)> progress) {
+    FileRead read{limits.maxFileBytes, "maxFileBytes"};
+    read.progress = std::move(progress);
+    auto bytes = readFileBytes(file, read);
     if (!bytes) return Error{file.string() + ": " + bytes.error().message};
     return bytes;
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -49,6 +50,10 @@ struct FileRead {
     // the file must have them.
     std::uint64_t prefix = UINT64_MAX;
     const char* prefixName = "byteLength";
+    // When set, readFileBytes reads in chunks and gives it, after each, the bytes in place
+    // so far (from the first, sharing the storage): a hash can follow the read instead of
+    // waiting for its end.
+    std::function<void(const SharedBytes&)> progress = {};
 };
 
 // A regular file's bytes. The error names no file (callers put the file or its URI first):

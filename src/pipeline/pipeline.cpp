@@ -3,6 +3,9 @@
 #include "write/sha256.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <system_error>
 
 namespace rootbake::pipeline {
@@ -13,15 +16,64 @@ namespace {
 std::atomic<std::uint64_t> loadCount{0};
 std::atomic<std::uint64_t> analysisCount{0};
 
-// The file's hash on a thread of its own; where the system gives no thread, taken when
-// asked for.
-std::shared_future<std::string> hashBeside(const SharedBytes& file) {
-    auto hash = [file] { return sha256Hex(file); };
-    try {
-        return std::async(std::launch::async, hash).share();
-    } catch (const std::system_error&) {
-        return std::async(std::launch::deferred, hash).share();
+// The bytes read so far, handed from the reading thread to the hashing one.
+struct ReadSoFar {
+    std::mutex mutex;
+    std::condition_variable changed;
+    SharedBytes bytes;   // the leading bytes in place (sharing the file's storage)
+    bool ended = false;  // no more will come: the read is done, or failed
+};
+
+// The SHA-256 of the bytes as they come in: it follows the read a chunk behind, so that
+// once the last byte is read only the last chunk is left to hash (100 MB: ~0.1 s of hashing
+// that no longer waits for the read).
+std::string hashAsRead(const std::shared_ptr<ReadSoFar>& read) {
+    Sha256 hash;
+    std::size_t hashed = 0;
+    for (;;) {
+        SharedBytes bytes;
+        bool ended = false;
+        {
+            std::unique_lock lock(read->mutex);
+            read->changed.wait(lock, [&] { return read->bytes.size() > hashed || read->ended; });
+            bytes = read->bytes;
+            ended = read->ended;
+        }
+        if (bytes.size() > hashed) {
+            hash.update({bytes.data() + hashed, bytes.size() - hashed});
+            hashed = bytes.size();
+        } else if (ended) {
+            return hash.hex();
+        }
     }
+}
+
+// The file read, its hash taken on a thread of its own as it is read; where the system
+// gives no thread, taken when asked for.
+Result<SharedBytes> readAndHash(const std::filesystem::path& path, const LoadLimits& limits,
+                                std::shared_future<std::string>& sha256) {
+    auto read = std::make_shared<ReadSoFar>();
+    try {
+        sha256 = std::async(std::launch::async, hashAsRead, read).share();
+    } catch (const std::system_error&) {
+        auto bytes = readAssetFile(path, limits);
+        if (bytes) sha256 = std::async(std::launch::deferred, [file = *bytes] { return sha256Hex(file); }).share();
+        return bytes;
+    }
+    // On an error or an exception too: the hashing thread ends, and the future can be dropped.
+    struct EndOfRead {
+        ReadSoFar& read;
+        ~EndOfRead() {
+            std::lock_guard lock(read.mutex);
+            read.ended = true;
+            read.changed.notify_one();
+        }
+    } end{*read};
+    return readAssetFile(path, limits, [&read](const SharedBytes& soFar) {
+        std::lock_guard lock(read->mutex);
+        read->bytes = soFar;
+        read->changed.notify_one();
+    });
 }
 
 }  // namespace
@@ -37,9 +89,8 @@ Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& li
         out.asset = std::move(*asset);
         return out;
     }
-    auto bytes = readAssetFile(path, limits);
+    auto bytes = readAndHash(path, limits, out.sha256);
     if (!bytes) return bytes.error();
-    out.sha256 = hashBeside(*bytes);
     auto asset = loadAssetBytes(*bytes, path, limits);
     if (!asset) return asset.error();
     out.asset = std::move(*asset);

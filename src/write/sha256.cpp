@@ -4,12 +4,15 @@
 
 namespace rootbake {
 
-std::string sha256Hex(std::span<const std::uint8_t> bytes) {
-    sha256_ctx context;
-    sha256_init(&context);
-    sha256_update(&context, bytes.size(), bytes.data());
+Sha256::Sha256() : context_(std::make_unique<sha256_ctx>()) { sha256_init(context_.get()); }
+
+Sha256::~Sha256() = default;
+
+void Sha256::update(std::span<const std::uint8_t> bytes) { sha256_update(context_.get(), bytes.size(), bytes.data()); }
+
+std::string Sha256::hex() {
     std::uint8_t digest[SHA256_DIGEST_SIZE];
-    sha256_digest(&context, SHA256_DIGEST_SIZE, digest);
+    sha256_digest(context_.get(), SHA256_DIGEST_SIZE, digest);
     static constexpr char kHex[] = "0123456789abcdef";
     std::string hex(2 * SHA256_DIGEST_SIZE, '0');
     for (int i = 0; i < SHA256_DIGEST_SIZE; ++i) {
@@ -17,6 +20,12 @@ std::string sha256Hex(std::span<const std::uint8_t> bytes) {
         hex[2 * i + 1] = kHex[digest[i] & 15];
     }
     return hex;
+}
+
+std::string sha256Hex(std::span<const std::uint8_t> bytes) {
+    Sha256 hash;
+    hash.update(bytes);
+    return hash.hex();
 }
 
 }  // namespace rootbake
