@@ -5,7 +5,11 @@
 
 #include <simdjson.h>
 
+#include <cstdint>
+#include <string>
+#include <tuple>
 #include <unordered_set>
+#include <vector>
 
 namespace rootbake {
 
@@ -49,9 +53,10 @@ OrderedJson valueOf(dom::element from, bool& ok) {
             auto& members = to.get_ref<OrderedJson::object_t&>();
             members.reserve(object.size());
             // std::vector's emplace_back: ordered_map's own would scan the keys.
+            using Members = std::vector<OrderedJson::object_t::value_type>;
             for (dom::key_value_pair member : object)
-                members.std::vector<OrderedJson::object_t::value_type>::emplace_back(
-                    std::piecewise_construct, std::forward_as_tuple(member.key), std::forward_as_tuple(valueOf(member.value, ok)));
+                members.Members::emplace_back(std::piecewise_construct, std::forward_as_tuple(member.key),
+                                              std::forward_as_tuple(valueOf(member.value, ok)));
             if (hasRepeatedKey(members)) ok = false;
             return to;
         }
