@@ -32,6 +32,15 @@ void* operator new(std::size_t size) {
 void* operator new[](std::size_t size) {
     return countedAllocation(size);
 }
+// The nothrow forms too (simdjson allocates with them), so every delete matches its new.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    ++allocationCount;
+    return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+    ++allocationCount;
+    return std::malloc(size == 0 ? 1 : size);
+}
 void operator delete(void* p) noexcept {
     std::free(p);
 }
