@@ -5,6 +5,7 @@
 #include "gltf/asset.h"
 #include "support.h"
 #include "pipeline/bake.h"
+#include "pipeline/pipeline.h"
 
 #include <doctest/doctest.h>
 
@@ -590,4 +591,32 @@ TEST_CASE("limits: a root track that follows dense keys is counted as it is kept
     auto baked = bakeAsset(*asset, bytes, settings);
     REQUIRE_MESSAGE(baked.ok(), baked.error().message);
     CHECK(baked->clips[0].analysis.track.times.size() == 241);
+}
+
+TEST_CASE("limits: clips analysed side by side name the clip one after another would, at the track limit") {
+    // Six clips of the dense walk above, 241 track samples each though 61 are counted before:
+    // the third passes 3 x 241 - 1 after the analysis, whichever thread made it.
+    std::vector<float> times, values;
+    for (int k = 0; k <= 240; ++k) {
+        times.push_back(float(k) / 240.0f);
+        values.insert(values.end(), {0.0f, 1.0f, float(k) / 240.0f});
+    }
+    Json document = Json::parse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", times, values}}));
+    const Json animation = document["animations"][0];
+    for (int i = 1; i < 6; ++i) document["animations"].push_back(animation);
+    auto asset = load(document.dump());
+    REQUIRE(asset.ok());
+    const std::vector<Options> options(asset->clips.size());
+    const std::string expected =
+        "tiny.gltf: animations[2] \"clip\": a motion track of 241 samples (following the root's keys), 723 with the "
+        "clips before it, more than maxAssetTrackSamples (722)";
+    for (std::size_t threads : {1, 2, 3, 6}) {
+        INFO(threads << " threads");
+        auto refused = pipeline::analyseAsset(*asset, options, {1ull << 28, 3 * 241 - 1, threads});
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().message == expected);
+        auto analysed = pipeline::analyseAsset(*asset, options, {1ull << 28, 6 * 241, threads});
+        REQUIRE(analysed.ok());
+        CHECK(analysed->clips.size() == 6);
+    }
 }

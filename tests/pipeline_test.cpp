@@ -154,3 +154,35 @@ TEST_CASE("pipeline: the hash taken as the file is read is the file's, across th
         CHECK_MESSAGE(loaded->sha256.get() == sha256Hex(glb), binBytes << " bytes of BIN");
     }
 }
+
+TEST_CASE("pipeline: clips analysed side by side give what one after another gives") {
+    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
+    auto asset = loadAssetFromMemory(glb, "biped.glb", {});
+    REQUIRE(asset.ok());
+    const std::size_t clips = asset->clips.size();
+    REQUIRE(clips >= 4);
+    const std::vector<Options> options(clips);
+    pipeline::AnalysisLimits limits;
+    auto alone = pipeline::analyseAsset(*asset, options, limits);
+    REQUIRE(alone.ok());
+    for (const auto& clip : alone->clips) REQUIRE(clip.ok());
+    for (std::size_t threads : {2, 3, 16}) {
+        INFO(threads << " threads");
+        limits.threads = threads;
+        auto together = pipeline::analyseAsset(*asset, options, limits);
+        REQUIRE(together.ok());
+        REQUIRE(together->clips.size() == clips);
+        for (std::size_t i = 0; i < clips; ++i) {
+            const ClipAnalysis& a = alone->clips[i]->analysis;
+            const ClipAnalysis& b = together->clips[i]->analysis;
+            CHECK(a.source == b.source);
+            CHECK(a.contacts == b.contacts);
+            CHECK(a.stride == b.stride);
+            CHECK(a.turn == b.turn);
+            CHECK(a.track.times == b.track.times);
+            CHECK(a.track.translation == b.track.translation);
+            CHECK(a.track.yaw == b.track.yaw);
+            CHECK(alone->clips[i]->channels.size() == together->clips[i]->channels.size());
+        }
+    }
+}

@@ -69,7 +69,7 @@ struct CommonArgs {
     std::string config;               // rootbake.json; empty: found beside each input
     std::string failOn;               // --fail-on gates
     std::vector<std::string> limits;  // --limit NAME=VALUE
-    int jobs = 0;                     // assets in parallel; 0: the machine's cores
+    int jobs = 0;                     // threads (assets, then clips, in parallel); 0: the machine's cores
     AnalysisArgs analysis;
 };
 

@@ -149,6 +149,10 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
 
     run.progress = !args.quiet && !args.json && run.inputs.size() > 1 && isatty(STDERR_FILENO) &&
                    std::getenv("CI") == nullptr;
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = args.jobs > 0 ? std::size_t(args.jobs) : cores;
+    run.assetJobs = std::min(threads, run.inputs.size());
+    run.clipThreads = std::min(threads / run.assetJobs, cores);  // more would only wait for a core
     return kOk;
 }
 
@@ -195,7 +199,8 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
 }
 
 Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
-    auto analysed = pipeline::analyseAsset(asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples});
+    auto analysed = pipeline::analyseAsset(
+        asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples, run.clipThreads});
     if (!analysed) return Error{withLimitHint(analysed.error().message)};
     return analysed;
 }
@@ -284,11 +289,9 @@ struct OrderedPrinter {
 
 std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
     const std::size_t count = run.inputs.size();
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t jobs = std::min<std::size_t>(run.args.jobs > 0 ? std::size_t(run.args.jobs) : cores, count);
     OrderedPrinter printer{run, run.progress ? terminalColumns() : 0};
     Done done = runOnWorkers(
-        count, jobs, [&](std::size_t i) { return outcomeOf(run, work, i); },
+        count, run.assetJobs, [&](std::size_t i) { return outcomeOf(run, work, i); },
         [&](const Done& finished, std::size_t finishedCount) { printer.print(finished, finishedCount); });
     std::vector<AssetOutcome> outcomes;
     outcomes.reserve(count);

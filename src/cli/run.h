@@ -34,6 +34,10 @@ struct RunContext {
     std::vector<InputFile> inputs;
     std::map<std::string, ConfigFile> configs;  // by path; inputs point into it
     bool progress = false;  // a progress line on stderr (a terminal, not CI, not --quiet/--json)
+    // The -j threads: assets in parallel, and each asset's clips on the threads left over
+    // (one asset on two cores: its clips two at a time).
+    std::size_t assetJobs = 1;
+    std::size_t clipThreads = 1;
 };
 
 // Resolves inputs (a folder: its .glb/.gltf files, with `recursive` those of its

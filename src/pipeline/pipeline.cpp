@@ -2,11 +2,16 @@
 
 #include "write/sha256.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
+#include <thread>
 
 namespace rootbake::pipeline {
 
@@ -102,6 +107,42 @@ Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::pa
     return loadAssetFile(bytes, path, limits);
 }
 
+namespace {
+
+// work(i) for i = 0, 1, ... < count, on up to `threads` threads (this one among them), until a
+// call returns false: the calls it started before then finish, so the indices done are always
+// the first ones. The first exception a call threw (out of memory, mostly) stops it the same
+// way and is thrown here once every thread has stopped.
+void forEachIndex(std::size_t count, std::size_t threads, const std::function<bool(std::size_t)>& work) {
+    std::atomic<std::size_t> next{0};
+    std::mutex mutex;
+    std::exception_ptr thrown;  // under mutex
+    auto worker = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < count;) {
+            try {
+                if (!work(i)) next = count;
+            } catch (...) {
+                std::lock_guard lock(mutex);
+                if (!thrown) thrown = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    std::vector<std::thread> others;
+    for (std::size_t t = 1; t < std::min(threads, count); ++t) {
+        try {
+            others.emplace_back(worker);
+        } catch (const std::system_error&) {  // no thread to be had: the ones running do it all
+            break;
+        }
+    }
+    worker();
+    for (std::thread& t : others) t.join();
+    if (thrown) std::rethrow_exception(thrown);
+}
+
+}  // namespace
+
 Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
                               const AnalysisLimits& limits) {
     ++analysisCount;
@@ -109,14 +150,23 @@ Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& cl
                                             limits.maxAssetTrackSamples);
         !budget)
         return Error{asset.fileName + ": " + budget.error().message};
+    // Each clip's analysis reads the asset and its options only, so they run side by side,
+    // until the tracks made pass the limit; they are then counted in the asset's order, so the
+    // message names the clip one after another would.
+    std::vector<std::optional<Result<BakedClip>>> made(asset.clips.size());
+    std::atomic<std::uint64_t> madeSamples{0};
+    forEachIndex(made.size(), limits.threads, [&](std::size_t i) {
+        made[i] = makeClipInPlace(asset.rig, asset.clips[i], clipOptions[i]);
+        if (*made[i]) madeSamples += (*made[i])->analysis.track.times.size();
+        return madeSamples <= limits.maxAssetTrackSamples;
+    });
     Analysed out;
     std::uint64_t trackSamples = 0;
-    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
-        const Clip& clip = asset.clips[i];
-        Result<BakedClip> baked = makeClipInPlace(asset.rig, clip, clipOptions[i]);
+    for (std::size_t i = 0; i < made.size(); ++i) {
+        Result<BakedClip>& baked = *made[i];
         if (baked) trackSamples += baked->analysis.track.times.size();
         if (baked && trackSamples > limits.maxAssetTrackSamples)
-            return Error{asset.fileName + ": " + clipLabel(clip) + ": a motion track of " +
+            return Error{asset.fileName + ": " + clipLabel(asset.clips[i]) + ": a motion track of " +
                          std::to_string(baked->analysis.track.times.size()) + " samples (following the root's keys), " +
                          std::to_string(trackSamples) + " with the clips before it, more than maxAssetTrackSamples (" +
                          std::to_string(limits.maxAssetTrackSamples) + ")"};

@@ -44,6 +44,9 @@ Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::pa
 struct AnalysisLimits {
     std::uint64_t maxAssetNodeSamples = 1ull << 28;
     std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
+    // Clips analysed at once: each on a thread of its own (this one among them), the results
+    // the same for every count. 1: one after another on this thread.
+    std::size_t threads = 1;
 };
 
 // Every clip analysed and made in place, in the asset's order. A clip analyzeClip refuses
@@ -53,7 +56,7 @@ struct Analysed {
 };
 
 // Checks the asset's budget (checkAnalysisBudget), then analyses every clip with its own
-// options (one per clip), holding the motion tracks to maxAssetTrackSamples as they come
+// options (one per clip; limits.threads at once), holding the motion tracks to maxAssetTrackSamples as they come
 // (a root track follows its keys: longer than the samples the budget counted). The error
 // names the file ("walk.glb: animations[9] \"c\": ... more than maxAssetNodeSamples (...)").
 Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
