@@ -62,3 +62,32 @@ TEST_CASE("neighbours: the counts of comparing every pair, for every size and on
     const std::vector<glm::dvec3> repeated = {glm::dvec3(1.0), glm::dvec3(1.0), glm::dvec3(2.0)};
     CHECK(neighbourCounts(repeated, std::vector<double>{0.0, 0.0, 0.0}) == std::vector<int>{2, 2, 1});
 }
+
+TEST_CASE("neighbours: blocks counted or skipped whole give the counts of every pair") {
+    std::mt19937 random(11);
+    std::normal_distribution<double> unit(0.0, 1.0);
+    // An idle clip's steps: every one within every other's reach (whole blocks counted), then
+    // clusters at scales where a block's box is partly in reach, partly out.
+    for (double spread : {1e-6, 1e-4, 1e-3, 3e-3, 1e-2, 0.1}) {
+        for (std::size_t size : {31, 127, 128, 129, 256, 300, 2048}) {
+            std::vector<glm::dvec3> points;
+            std::vector<double> radii;
+            for (std::size_t i = 0; i < size; ++i) {
+                const double lane = (i % 4 == 0) ? 0.05 : 0.0;  // a second cluster a little away
+                points.push_back(glm::dvec3(lane + spread * unit(random), 0.0, spread * unit(random)));
+                radii.push_back(0.25 * std::max(glm::length(points.back()), 0.004));
+            }
+            CHECK_MESSAGE(neighbourCounts(points, radii) == pairByPair(points, radii),
+                          "spread " << spread << ", size " << size);
+        }
+    }
+    // A radius that ends exactly at a block's farthest corner, and one a hair short of it: a
+    // 16 x 16 grid, sorted along x into two blocks of 128 points 0.875 wide and 1.875 deep.
+    std::vector<glm::dvec3> grid;
+    for (int i = 0; i < 256; ++i) grid.push_back(glm::dvec3(0.125 * (i % 16), 0.0, 0.125 * (i / 16)));
+    const double corner = std::sqrt(0.875 * 0.875 + 1.875 * 1.875);
+    for (double r : {corner, std::nextafter(corner, 0.0), std::nextafter(corner, 9.0), 0.875, 0.5, 3.0}) {
+        const std::vector<double> radii(grid.size(), r);
+        CHECK_MESSAGE(neighbourCounts(grid, radii) == pairByPair(grid, radii), "radius " << r);
+    }
+}

@@ -57,6 +57,70 @@ int countWithinPortable(const Columns& c, std::size_t first, std::size_t last, c
     return countWithin(c, first, last, p, r2);
 }
 
+// The sorted columns in blocks of consecutive points, each with its box: a block whose
+// every point is surely in reach counts whole, one whose every point is surely out is
+// skipped. A planted foot's steps all lie within each other's reach, so without the
+// blocks its count compares every pair (2048^2 for an idle clip). The size changes the
+// work, never the counts: on the pack's inspect 16 points cost 47 M instructions, 32 30 M,
+// 128 19 M, 512 23 M (a box of more is less often wholly in or out).
+constexpr std::size_t kBlock = 128;
+
+struct Box {
+    glm::dvec3 low, high;
+};
+
+std::vector<Box> boxesOf(const Columns& c) {
+    std::vector<Box> boxes;
+    for (std::size_t first = 0; first + kBlock <= c.x.size(); first += kBlock) {
+        Box box{{c.x[first], c.y[first], c.z[first]}, {c.x[first], c.y[first], c.z[first]}};
+        for (std::size_t j = first + 1; j < first + kBlock; ++j) {
+            const glm::dvec3 v(c.x[j], c.y[j], c.z[j]);
+            box.low = glm::min(box.low, v), box.high = glm::max(box.high, v);
+        }
+        boxes.push_back(box);
+    }
+    return boxes;
+}
+
+// The squared distance countWithin computes from p to the farthest and to the nearest
+// point a box can hold. Each rounded step (difference, square, sum) never decreases when
+// its operands grow in size, so no point of the box gets a larger (or smaller) one: the
+// bounds decide for the whole block exactly as the pairs one by one would.
+double farthestSquared(const Box& box, const glm::dvec3& p) {
+    glm::dvec3 d;
+    for (int a = 0; a < 3; ++a) d[a] = std::max(std::abs(box.high[a] - p[a]), std::abs(box.low[a] - p[a]));
+    return (d.x * d.x + d.y * d.y) + d.z * d.z;
+}
+double nearestSquared(const Box& box, const glm::dvec3& p) {
+    glm::dvec3 d;
+    for (int a = 0; a < 3; ++a) d[a] = p[a] < box.low[a] ? box.low[a] - p[a] : p[a] > box.high[a] ? p[a] - box.high[a] : 0.0;
+    return (d.x * d.x + d.y * d.y) + d.z * d.z;
+}
+
+// The points of [first, last) within sqrt(r2) of p, whole blocks decided by their boxes
+// (boxes empty: every point compared).
+int countRun(const Columns& c, const std::vector<Box>& boxes, std::size_t first, std::size_t last,
+             const glm::dvec3& p, double r2, bool avx2) {
+    int count = 0;
+    for (std::size_t j = first; j < last;) {
+        const std::size_t block = j / kBlock, end = std::min(last, (block + 1) * kBlock);
+        if (block < boxes.size() && j == block * kBlock && end - j == kBlock) {
+            if (farthestSquared(boxes[block], p) <= r2) {
+                count += int(kBlock);
+                j = end;
+                continue;
+            }
+            if (nearestSquared(boxes[block], p) > r2) {
+                j = end;
+                continue;
+            }
+        }
+        count += avx2 ? countWithinAvx2(c, j, end, p, r2) : countWithinPortable(c, j, end, p, r2);
+        j = end;
+    }
+    return count;
+}
+
 // The axis along which the points spread widest: sorted along it, a point's
 // neighbours are a short run.
 int widestAxis(std::span<const glm::dvec3> points) {
@@ -95,6 +159,7 @@ std::vector<int> neighbourCounts(std::span<const glm::dvec3> points, std::span<c
     });
     const int axis = ordered ? widestAxis(points) : 0;
     const Columns columns = columnsAlong(points, axis, ordered);
+    const std::vector<Box> boxes = ordered ? boxesOf(columns) : std::vector<Box>{};
     const std::vector<double>& key = *columns.key;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const glm::dvec3& p = points[i];
@@ -113,8 +178,7 @@ std::vector<int> neighbourCounts(std::span<const glm::dvec3> points, std::span<c
                                                     [&](double v) { return v <= centre || reaches(v); }) -
                                key.begin());
         }
-        counts[i] = avx2 ? countWithinAvx2(columns, first, last, p, r2)
-                         : countWithinPortable(columns, first, last, p, r2);
+        counts[i] = countRun(columns, boxes, first, last, p, r2, avx2);
     }
     return counts;
 }
