@@ -69,7 +69,9 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
         cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap[=F],no-root,warnings (exit 4)");
         addAnalysisOptions(cmd, c.analysis);
     }
-    if (parallel) cmd.add_option("-j,--jobs", c.jobs, "Threads: assets in parallel, then an asset's clips (default: the machine's cores)");
+    if (parallel)
+        cmd.add_option("-j,--jobs", c.jobs,
+                       "Threads: assets in parallel, then an asset's clips (default: the machine's cores)");
     cmd.add_option("--limit", c.limits, "Raise a limit an error names: NAME=N (maxNodes=2000000)");
 }
 

@@ -93,7 +93,8 @@ double farthestSquared(const Box& box, const glm::dvec3& p) {
 }
 double nearestSquared(const Box& box, const glm::dvec3& p) {
     glm::dvec3 d;
-    for (int a = 0; a < 3; ++a) d[a] = p[a] < box.low[a] ? box.low[a] - p[a] : p[a] > box.high[a] ? p[a] - box.high[a] : 0.0;
+    for (int a = 0; a < 3; ++a)
+        d[a] = p[a] < box.low[a] ? box.low[a] - p[a] : p[a] > box.high[a] ? p[a] - box.high[a] : 0.0;
     return (d.x * d.x + d.y * d.y) + d.z * d.z;
 }
 

@@ -56,9 +56,10 @@ struct Analysed {
 };
 
 // Checks the asset's budget (checkAnalysisBudget), then analyses every clip with its own
-// options (one per clip; limits.threads at once), holding the motion tracks to maxAssetTrackSamples as they come
-// (a root track follows its keys: longer than the samples the budget counted). The error
-// names the file ("walk.glb: animations[9] \"c\": ... more than maxAssetNodeSamples (...)").
+// options (one per clip; limits.threads at once), holding the motion tracks to
+// maxAssetTrackSamples as they come (a root track follows its keys: longer than the samples
+// the budget counted). The error names the file ("walk.glb: animations[9] \"c\": ... more
+// than maxAssetNodeSamples (...)").
 Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
                               const AnalysisLimits& limits);
 
