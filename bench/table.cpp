@@ -6,8 +6,9 @@
 // RESULTS holds, per asset A of ASSETS (A.glb): e2e-A.json (bench_time: cp, tinygltf, rootbake),
 // phases-A.json (bench_phases), babylon-A.json (bench/babylon/bench.mjs) or babylon-A.skip (why),
 // json-keys.json (bench_time: info on one JSON object of 50k and 200k keys), json-array.json (info on
-// one array of 250k and 1M elements), inspect-pack.json (bench_time: inspect of the corpus pack), and batch.json
-// (bench_time: j1, j2) or batch.skip, plus batch.count (assets in the batch).
+// one array of 250k and 1M elements), clips.json (bake of an asset of 400 and of 1600 clips),
+// inspect-pack.json (bench_time: inspect of the corpus pack), and batch.json (bench_time: j1, j2) or
+// batch.skip, plus batch.count (assets in the batch).
 // A missing measurement is a row that says so; nothing here is a number of its own.
 #include <nlohmann/json.hpp>
 
@@ -241,6 +242,18 @@ int main(int argc, char** argv) {
                         "a .gltf whose extras is an array of that many zeros"});
     } else {
         rows.push_back({"one JSON array of 1M elements vs 250k: info", "", "", NAN, Want::AtMost, 6.0, "not measured"});
+    }
+
+    if (const auto clips = readJson(results / "clips.json")) {
+        raw["manyClips"] = *clips;
+        const double c400 = (*clips)["c400"]["medianSeconds"], c1600 = (*clips)["c1600"]["medianSeconds"];
+        rows.push_back(
+            {"an asset of 1600 clips vs 400: bake (x the time; linear 4, quadratic 16)", seconds(c1600),
+             seconds(c400), c1600 / c400, Want::AtMost, 6.0,
+             "make_biped --clips N: most clips' root keys are rewritten, their old bytes cut out"});
+    } else {
+        rows.push_back(
+            {"an asset of 1600 clips vs 400: bake", "", "", NAN, Want::AtMost, 6.0, "not measured"});
     }
 
     const std::string count = readText(results / "batch.count");

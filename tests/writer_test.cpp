@@ -4,13 +4,14 @@
 // it for what the biped does not have (a shared sampler, accessor or
 // bufferView, quantized keys, EXT_meshopt_compression, an unknown extension).
 #include "gltf/asset.h"
+#include "gltf/base64.h"
 #include "gltf/internal.h"
 #include "gltf/rewrite.h"
-#include "support.h"
 #include "pipeline/bake.h"
-#include "write/sidecar.h"
+#include "support.h"
 #include "write/files.h"
 #include "write/sha256.h"
+#include "write/sidecar.h"
 
 #include "biped.h"
 
@@ -493,6 +494,56 @@ TEST_CASE("rewrite: EXT_meshopt_compression's byte ranges move with the bytes") 
     REQUIRE(at + payload.size() <= run.output.buffers[0].size());
     CHECK(std::equal(payload.begin(), payload.end(), run.output.buffers[0].begin() + std::ptrdiff_t(at)));
     CHECK(after["byteOffset"].get<std::size_t>() % 4 == 0);
+}
+
+TEST_CASE("rewrite: old keys a live view overlaps stay; a view moves down by what was cut below it") {
+    // A view nothing rewrites over the first bytes of walk's old Hips keys, and a second buffer
+    // whose view lies above every cut offset of buffer 0 (cuts in one buffer never move another's).
+    int walk = -1, hips = -1;
+    std::size_t alias = 0, other = 0;
+    const std::vector<std::uint8_t> otherBytes(96, 0x5a);
+    const samples::Biped biped = editBiped([&](Json& doc, std::vector<std::uint8_t>& bin) {
+        walk = animationNamed(doc, "walk");
+        hips = channelOf(doc, walk, nodeNamed(doc, "Hips"), "translation");
+        const Json& keys =
+            doc["bufferViews"][doc["accessors"][outputOf(doc, walk, hips)]["bufferView"].get<int>()];
+        doc["bufferViews"].push_back(
+            {{"buffer", 0}, {"byteOffset", keys.value("byteOffset", 0)}, {"byteLength", 8}});
+        alias = doc["bufferViews"].size() - 1;
+        doc["buffers"].push_back(
+            {{"byteLength", otherBytes.size()},
+             {"uri", "data:application/octet-stream;base64," + encodeBase64(otherBytes)}});
+        doc["bufferViews"].push_back({{"buffer", 1}, {"byteOffset", 64}, {"byteLength", 32}});
+        other = doc["bufferViews"].size() - 1;
+        REQUIRE(bin.size() > 64);
+    });
+    const Run plain = bake(samples::toGlb(samples::makeBiped()), "biped.glb");
+    const Run run = bake(samples::toGlb(biped), "aliased.glb");
+    checkPassthrough(run);  // every view not rewritten keeps its bytes, wherever it moved
+    const Json& in = run.input.document;
+    const Json& out = run.output.document;
+    // The aliased keys stay, the other old keys go.
+    CHECK(run.baked.asset.bytesDropped > 0);
+    CHECK(run.baked.asset.bytesDropped < plain.baked.asset.bytesDropped);
+    CHECK(viewBytes(run.output, alias) == viewBytes(run.input, alias));
+    CHECK(out["bufferViews"][other].dump() == in["bufferViews"][other].dump());
+    // Each view of buffer 0 moves down by the bytes cut below it: between its old offset and the
+    // next view's, the cut never grows past what the views in between gave up.
+    std::uint64_t lastMoved = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> moves;  // (old offset, moved by)
+    for (std::size_t v = 0; v < in["bufferViews"].size(); ++v)
+        if (in["bufferViews"][v]["buffer"] == 0 && !rewrittenBy(run).views.count(int(v)))
+            moves.push_back({in["bufferViews"][v].value("byteOffset", std::uint64_t(0)),
+                             in["bufferViews"][v].value("byteOffset", std::uint64_t(0)) -
+                                 out["bufferViews"][v].value("byteOffset", std::uint64_t(0))});
+    std::sort(moves.begin(), moves.end());
+    for (const auto& [offset, moved] : moves) {
+        CAPTURE(offset);
+        CHECK(moved >= lastMoved);  // cuts only add up going up the buffer
+        CHECK(moved % 4 == 0);      // and keep every offset's alignment
+        lastMoved = moved;
+    }
+    CHECK(lastMoved == run.baked.asset.bytesDropped);
 }
 
 TEST_CASE("rewrite: with an unknown extension nothing is reused or moved") {

@@ -665,26 +665,61 @@ private:
                 merged.push_back(d);
             }
         }
+        // A dead range that a live one overlaps stays. The live ranges of a buffer that start before
+        // a range's end, by start: the furthest any of them reaches says whether one overlaps it.
+        std::vector<Range> byStart = live;
+        std::sort(byStart.begin(), byStart.end(), [](const Range& a, const Range& b) {
+            return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset);
+        });
+        std::vector<std::uint64_t> reach(byStart.size());
+        for (std::size_t i = 0; i < byStart.size(); ++i)
+            reach[i] = std::max(i > 0 && byStart[i - 1].buffer == byStart[i].buffer ? reach[i - 1] : 0,
+                                byStart[i].offset + byStart[i].length);
+        auto overlapsLive = [&](int buffer, std::uint64_t start, std::uint64_t end) {
+            const auto after =
+                std::lower_bound(byStart.begin(), byStart.end(), std::make_pair(buffer, end),
+                                 [](const Range& r, const std::pair<int, std::uint64_t>& at) {
+                                     return std::tie(r.buffer, r.offset) < std::tie(at.first, at.second);
+                                 });
+            if (after == byStart.begin() || std::prev(after)->buffer != buffer) return false;
+            return reach[std::size_t(after - byStart.begin()) - 1] > start;
+        };
         // From the end of each buffer down, so earlier ranges keep their offsets.
+        struct Cut {
+            int buffer;
+            std::uint64_t end, length;  // in source offsets
+        };
+        std::vector<Cut> cuts;
         for (auto it = merged.rbegin(); it != merged.rend(); ++it) {
             const std::uint64_t start = it->offset, end = it->offset + it->length;
-            const bool overlaps = std::any_of(live.begin(), live.end(), [&](const Range& r) {
-                return r.buffer == it->buffer && r.offset < end && start < r.offset + r.length;
-            });
             const std::uint64_t cut = it->length / 4 * 4;  // keeps every later offset's alignment
-            if (overlaps || cut == 0 || noData(it->buffer)) continue;
+            if (cut == 0 || overlapsLive(it->buffer, start, end) || noData(it->buffer)) continue;
             touch(it->buffer);
             // In source offsets: cuts are made from the end down, so nothing before them has moved.
             edits_[it->buffer].cuts.emplace_back(start, cut);
             edits_[it->buffer].kept -= cut;
-            for (Range& r : live) {
-                if (r.buffer != it->buffer || r.offset < end) continue;
-                r.offset -= cut;
-                Json& view = doc_["bufferViews"][r.view];
-                Json& holder = r.ext ? view["extensions"][r.ext] : view;
-                holder["byteOffset"] = r.offset;
-            }
+            cuts.push_back({it->buffer, end, cut});
             out_.bytesDropped += cut;
+        }
+        // Each live range above cuts moves down by what they cut: one sum per range, found by
+        // binary search among its buffer's cuts (ordered by end, with running totals).
+        std::sort(cuts.begin(), cuts.end(), [](const Cut& a, const Cut& b) {
+            return std::tie(a.buffer, a.end) < std::tie(b.buffer, b.end);
+        });
+        std::vector<std::uint64_t> cutBelow(cuts.size());  // cut by cuts[first of its buffer .. i]
+        for (std::size_t i = 0; i < cuts.size(); ++i)
+            cutBelow[i] =
+                (i > 0 && cuts[i - 1].buffer == cuts[i].buffer ? cutBelow[i - 1] : 0) + cuts[i].length;
+        for (const Range& r : live) {
+            const auto above =
+                std::upper_bound(cuts.begin(), cuts.end(), std::make_pair(r.buffer, r.offset),
+                                 [](const std::pair<int, std::uint64_t>& at, const Cut& c) {
+                                     return std::tie(at.first, at.second) < std::tie(c.buffer, c.end);
+                                 });
+            if (above == cuts.begin() || std::prev(above)->buffer != r.buffer) continue;
+            Json& view = doc_["bufferViews"][r.view];
+            Json& holder = r.ext ? view["extensions"][r.ext] : view;
+            holder["byteOffset"] = r.offset - cutBelow[std::size_t(above - cuts.begin()) - 1];
         }
     }
 
