@@ -49,15 +49,19 @@ bool knownExtension(const std::string& name) {
     return false;
 }
 
+// Every name under an "extensions" object anywhere in the document. Numbers and strings, most
+// of it, are passed over without a call.
 void collectExtensions(const Json& value, std::set<std::string>& out) {
     if (value.is_object()) {
-        for (const auto& [key, child] : value.items()) {
+        for (const auto& [key, child] : value.get_ref<const Json::object_t&>()) {
+            if (child.is_primitive()) continue;
             if (key == "extensions" && child.is_object())
-                for (const auto& [name, ignored] : child.items()) out.insert(name);
+                for (const auto& [name, ignored] : child.get_ref<const Json::object_t&>()) out.insert(name);
             collectExtensions(child, out);
         }
     } else if (value.is_array()) {
-        for (const Json& child : value) collectExtensions(child, out);
+        for (const Json& child : value.get_ref<const Json::array_t&>())
+            if (!child.is_primitive()) collectExtensions(child, out);
     }
 }
 
