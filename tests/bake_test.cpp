@@ -244,25 +244,6 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
     CHECK(output.clips.size() == count + added);
 }
 
-TEST_CASE("bake: the sidecar made beside the rewrite is the one made after it") {
-    const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-    const Asset input = mustLoad(glb, "biped.glb");
-    for (const bool keepSource : {false, true}) {
-        CAPTURE(keepSource);
-        BakeSettings settings;
-        settings.rewrite.keepSource = keepSource;
-        settings.outputName = "out.glb";
-        auto alone = bakeAsset(input, glb, settings);
-        settings.threads = 2;
-        auto beside = bakeAsset(input, glb, settings);
-        REQUIRE(alone.ok());
-        REQUIRE(beside.ok());
-        CHECK(alone->sidecarText == toJson(alone->sidecar).dump(2) + "\n");
-        CHECK(beside->sidecarText == alone->sidecarText);
-        CHECK(joinPieces(beside->asset.main) == joinPieces(alone->asset.main));
-    }
-}
-
 // ---- the corpus ----------------------------------------------------------------------
 
 TEST_CASE("bake: corpus root clips play in place and the track gives their motion back") {

@@ -85,7 +85,6 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
     settings.clipAnalysis = optionsForClips(run, input, asset);
     settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
     settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
-    settings.threads = run.clipThreads;
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
     settings.rewrite.binName = out.stem().string() + ".bin";
@@ -106,9 +105,8 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
     for (const StreamedFile& f : baked.asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked.asset.mainSize;
-    files.push_back({sidecarPath(out),
-                     std::vector<std::uint8_t>(baked.sidecarText.begin(), baked.sidecarText.end()),
-                     {}});
+    const std::string sidecarText = toJson(baked.sidecar).dump(2) + "\n";
+    files.push_back({sidecarPath(out), std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
     for (SideFile& f : baked.asset.files) files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
     return files;
 }

@@ -264,21 +264,6 @@ std::uint64_t glbSize(std::uint64_t jsonSize, std::uint64_t binSize) {
 }
 constexpr std::uint64_t kMaxGlbBytes = 0xFFFFFFFFull;  // its header's 32-bit length
 
-// The rewrites in the order they are applied: by animation.
-std::vector<const ClipRewrite*> byAnimation(const std::vector<ClipRewrite>& clips) {
-    std::vector<const ClipRewrite*> sorted;
-    for (const ClipRewrite& c : clips) sorted.push_back(&c);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const ClipRewrite* a, const ClipRewrite* b) { return a->animation < b->animation; });
-    return sorted;
-}
-
-// A rewrite that edits its animation: one of the asset's, with keys to write.
-bool edits(const ClipRewrite& c, std::size_t animations, const NewRootBone* rootBone) {
-    return c.animation >= 0 && std::size_t(c.animation) < animations &&
-           (!c.channels.empty() || (rootBone && !c.rootBoneChannels.empty()));
-}
-
 class Rewriter {
 public:
     Rewriter(const Asset& asset, const RewriteOptions& options)
@@ -289,23 +274,38 @@ public:
           touched_(asset.buffers.size(), 0) {}
 
     Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips, const NewRootBone* rootBone) {
-        const std::vector<const ClipRewrite*> sorted = byAnimation(clips);
-        const ClipPlaces places = placeClips(asset_, clips, options_, rootBone);
-        out_.animationOf = places.animationOf;
-        out_.nameOf = places.nameOf;
+        std::vector<const ClipRewrite*> sorted;
+        for (const ClipRewrite& c : clips) sorted.push_back(&c);
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const ClipRewrite* a, const ClipRewrite* b) { return a->animation < b->animation; });
+
         const std::size_t animations = sizeOf(doc_, "animations");
+        out_.animationOf.resize(animations);
+        out_.nameOf.resize(animations);
+        for (std::size_t a = 0; a < animations; ++a) {
+            out_.animationOf[a] = int(a);
+            const Json* name = member(doc_["animations"][a], "name");
+            const bool named = name && name->is_string() && !name->get<std::string>().empty();
+            out_.nameOf[a] = named ? name->get<std::string>() : "animations[" + std::to_string(a) + "]";
+        }
         std::vector<int> target;  // per sorted rewrite: the animation it edits
         for (const ClipRewrite* c : sorted) {
-            if (!edits(*c, animations, rootBone)) {
+            if (c->animation < 0 || std::size_t(c->animation) >= animations ||
+                (c->channels.empty() && (!rootBone || c->rootBoneChannels.empty()))) {
                 target.push_back(-1);
                 continue;
             }
-            if (options_.keepSource) {  // the in-place copy, where placeClips put it
-                Json copy = doc_["animations"][c->animation];
-                copy["name"] = places.nameOf[c->animation];
+            int index = c->animation;
+            if (options_.keepSource) {
+                Json copy = doc_["animations"][index];
+                const std::string base = out_.nameOf[index];
+                copy["name"] = base + " (in place)";
                 doc_["animations"].push_back(std::move(copy));
+                index = int(doc_["animations"].size()) - 1;
+                out_.nameOf[c->animation] = base + " (in place)";
             }
-            target.push_back(places.animationOf[c->animation]);
+            out_.animationOf[c->animation] = index;
+            target.push_back(index);
         }
 
         // Collections that get new entries exist before any reference into the
@@ -972,27 +972,6 @@ std::string fileNameToUri(const std::string& name) {
         }
     }
     return out;
-}
-
-ClipPlaces placeClips(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                      const RewriteOptions& options, const NewRootBone* rootBone) {
-    const std::size_t animations = sizeOf(asset.document, "animations");
-    ClipPlaces places;
-    for (std::size_t a = 0; a < animations; ++a) {
-        places.animationOf.push_back(int(a));
-        const Json* name = member(asset.document["animations"][a], "name");
-        const bool named = name && name->is_string() && !name->get<std::string>().empty();
-        places.nameOf.push_back(named ? name->get<std::string>() : "animations[" + std::to_string(a) + "]");
-    }
-    if (!options.keepSource) return places;  // each clip is rewritten where it is
-    int next = int(animations);              // the in-place copies follow the input's animations, in order
-    for (const ClipRewrite* c : byAnimation(clips)) {
-        if (!edits(*c, animations, rootBone)) continue;
-        places.animationOf[c->animation] = next++;
-        const std::string base = places.nameOf[c->animation];
-        places.nameOf[c->animation] = base + " (in place)";
-    }
-    return places;
 }
 
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,

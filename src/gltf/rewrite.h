@@ -85,22 +85,13 @@ struct RewrittenAsset {
     std::uint64_t mainSize = 0;
     std::vector<SideFile> files;
     std::vector<std::filesystem::path> reads;  // every file beside the input that it reads (buffers, images)
-    // Per input animation: placeClips' places.
+    // Per input animation: where the clip to play is in the output, and its name
+    // ("animations[N]", N the input's index, for a clip without one).
     std::vector<int> animationOf;
     std::vector<std::string> nameOf;
     std::uint64_t bytesAppended = 0;  // rewritten key data (and embedded images), bytes
     std::uint64_t bytesDropped = 0;   // dead key data cut out of the buffers, bytes
 };
-
-// Per input animation: where the clip to play will be in rewriteAsset's output, and its name
-// ("animations[N]" for a clip without one; " (in place)" after it where the source is kept
-// beside it): what rewriteAsset reports, known before it runs (the sidecar is made meanwhile).
-struct ClipPlaces {
-    std::vector<int> animationOf;
-    std::vector<std::string> nameOf;
-};
-ClipPlaces placeClips(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                      const RewriteOptions& options, const NewRootBone* rootBone = nullptr);
 
 // Applies the rewrites (at most one per animation, in any order), inserts the root bone when one
 // is given, and frames the result. Fails only on what cannot be written: an image or buffer file

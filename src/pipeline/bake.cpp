@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
-#include <tuple>
 
 namespace rootbake {
 
@@ -111,8 +109,8 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out, st
     return Ok{};
 }
 
-Sidecar sidecarOf(const Asset& asset, const Baked& out, const ClipPlaces& places,
-                  std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
+Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+                  const BakeSettings& settings) {
     Sidecar sidecar;
     sidecar.schema = kSidecarSchema;
     sidecar.generator = settings.generator;
@@ -127,7 +125,7 @@ Sidecar sidecarOf(const Asset& asset, const Baked& out, const ClipPlaces& places
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const int index = asset.clips[i].gltfIndex;
         sidecar.clips.push_back(sidecarClip(asset.rig, out.clips[i].analysis, out.clips[i].loop,
-                                            places.animationOf[index], places.nameOf[index], up));
+                                            out.asset.animationOf[index], out.asset.nameOf[index], up));
     }
     return sidecar;
 }
@@ -150,20 +148,10 @@ Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed, std
     if (!settings.rootBone.empty())
         if (Status planned = planBone(asset, settings, out, rewrites, plan, newRootBone); !planned)
             return planned.error();
-    // The sidecar, its text the larger part (the typical asset's 0.5 MB: ~4 ms), is made on a
-    // second thread while the rewrite runs, when the settings give one. Neither writes what the
-    // other reads: the sidecar reads `out` and the places, the rewrite the asset and `rewrites`.
-    const ClipPlaces places = placeClips(asset, rewrites, settings.rewrite, newRootBone);
-    std::future<std::pair<Sidecar, std::string>> sidecar =
-        std::async(settings.threads > 1 ? std::launch::async : std::launch::deferred, [&] {
-            Sidecar document = sidecarOf(asset, out, places, inputBytes, settings);
-            std::string text = toJson(document).dump(2) + "\n";
-            return std::make_pair(std::move(document), std::move(text));
-        });
     auto rewritten = rewriteAsset(asset, rewrites, settings.rewrite, newRootBone);
-    std::tie(out.sidecar, out.sidecarText) = sidecar.get();
     if (!rewritten) return rewritten.error();
     out.asset = std::move(*rewritten);
+    out.sidecar = sidecarOf(asset, out, inputBytes, settings);
     return out;
 }
 

@@ -49,8 +49,6 @@ struct BakeSettings {
     // each. Refused before the analysis on (samples + 1) per clip, and after each clip on
     // the track it got (a rewritten root's track can follow its keys, up to 4 x samples).
     std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
-    // Threads describeAsset may use: with 2 or more, the sidecar is made beside the rewrite.
-    std::size_t threads = 1;
 };
 
 // Checks, before any clip is analysed, that the clips' node positions summed in
@@ -66,8 +64,7 @@ Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint
 
 struct Baked {
     RewrittenAsset asset;
-    Sidecar sidecar;               // the document
-    std::string sidecarText;       // as written: toJson (write/sidecar.h) dumped with indent 2, and a newline
+    Sidecar sidecar;  // the document (toJson in write/sidecar.h writes it)
     std::vector<BakedClip> clips;  // per input animation
     // bake --root-bone: the bone's glTF index (-1: none), and whether the asset had it already
     // (then its keys carry the motion and every clip is written as it is).
