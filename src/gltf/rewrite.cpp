@@ -656,9 +656,10 @@ private:
             }
         }
         if (dead.empty()) return;
-        std::sort(dead.begin(), dead.end(), [](const Range& a, const Range& b) {
+        auto byStartOf = [](const Range& a, const Range& b) {
             return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset);
-        });
+        };
+        std::sort(dead.begin(), dead.end(), byStartOf);
         std::vector<Range> merged;
         for (const Range& d : dead) {
             if (!merged.empty() && merged.back().buffer == d.buffer &&
@@ -672,19 +673,14 @@ private:
         // A dead range that a live one overlaps stays. The live ranges of a buffer that start before
         // a range's end, by start: the furthest any of them reaches says whether one overlaps it.
         std::vector<Range> byStart = live;
-        std::sort(byStart.begin(), byStart.end(), [](const Range& a, const Range& b) {
-            return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset);
-        });
+        std::sort(byStart.begin(), byStart.end(), byStartOf);
         std::vector<std::uint64_t> reach(byStart.size());
         for (std::size_t i = 0; i < byStart.size(); ++i)
             reach[i] = std::max(i > 0 && byStart[i - 1].buffer == byStart[i].buffer ? reach[i - 1] : 0,
                                 byStart[i].offset + byStart[i].length);
         auto overlapsLive = [&](int buffer, std::uint64_t start, std::uint64_t end) {
-            const auto after =
-                std::lower_bound(byStart.begin(), byStart.end(), std::make_pair(buffer, end),
-                                 [](const Range& r, const std::pair<int, std::uint64_t>& at) {
-                                     return std::tie(r.buffer, r.offset) < std::tie(at.first, at.second);
-                                 });
+            const auto after = std::lower_bound(byStart.begin(), byStart.end(),
+                                                Range{buffer, end, 0, 0, nullptr}, byStartOf);
             if (after == byStart.begin() || std::prev(after)->buffer != buffer) return false;
             return reach[std::size_t(after - byStart.begin()) - 1] > start;
         };
@@ -707,19 +703,17 @@ private:
         }
         // Each live range above cuts moves down by what they cut: one sum per range, found by
         // binary search among its buffer's cuts (ordered by end, with running totals).
-        std::sort(cuts.begin(), cuts.end(), [](const Cut& a, const Cut& b) {
+        auto byEndOf = [](const Cut& a, const Cut& b) {
             return std::tie(a.buffer, a.end) < std::tie(b.buffer, b.end);
-        });
+        };
+        std::sort(cuts.begin(), cuts.end(), byEndOf);
         std::vector<std::uint64_t> cutBelow(cuts.size());  // cut by cuts[first of its buffer .. i]
         for (std::size_t i = 0; i < cuts.size(); ++i)
             cutBelow[i] =
                 (i > 0 && cuts[i - 1].buffer == cuts[i].buffer ? cutBelow[i - 1] : 0) + cuts[i].length;
         for (const Range& r : live) {
             const auto above =
-                std::upper_bound(cuts.begin(), cuts.end(), std::make_pair(r.buffer, r.offset),
-                                 [](const std::pair<int, std::uint64_t>& at, const Cut& c) {
-                                     return std::tie(at.first, at.second) < std::tie(c.buffer, c.end);
-                                 });
+                std::upper_bound(cuts.begin(), cuts.end(), Cut{r.buffer, r.offset, 0}, byEndOf);
             if (above == cuts.begin() || std::prev(above)->buffer != r.buffer) continue;
             Json& view = doc_["bufferViews"][r.view];
             Json& holder = r.ext ? view["extensions"][r.ext] : view;
