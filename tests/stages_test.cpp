@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -197,7 +198,9 @@ TEST_CASE("stages: a root track lands on every key of a 30 fps root") {
     CHECK(keyAlignedSampleCount(root, 0.0, 0.8, 60.0, 49, 1e9) == 49);
 }
 
-TEST_CASE("frames: refined frames copied from a whole-rig pass are the frames posed afresh, to the bit") {
+TEST_CASE(
+    "frames: chains posed alone, and refined frames copied from a coarser pass, are the frames posed afresh, "
+    "to the bit") {
     const Rig rig = stickRig();
     // Legs swinging on several keys, hips rising and travelling, over a span whose times round.
     const float third = float(std::sin(0.2)), big = float(std::cos(0.2));
@@ -207,15 +210,25 @@ TEST_CASE("frames: refined frames copied from a whole-rig pass are the frames po
     clip.start = 0.1;
     for (int samples : {7, 60, 83}) {
         const Frames whole = sampleFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1);
-        const Frames rootOnly = sampleFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1, true);
-        REQUIRE(whole.everyNode);
-        REQUIRE_FALSE(rootOnly.everyNode);
+        const Frames rootOnly = sampleChainFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1, {});
+        const Frames leftLeg = sampleChainFrames(rig, clip, 0.1 / 3.0, 1.37, samples, 0, 1, {3});
+        REQUIRE(std::all_of(whole.posed.begin(), whole.posed.end(), [](std::uint8_t p) { return p == 1; }));
+        REQUIRE(rootOnly.posed == std::vector<std::uint8_t>{1, 1, 0, 0, 0, 0});
+        REQUIRE(leftLeg.posed == std::vector<std::uint8_t>{1, 1, 1, 1, 0, 0});
+        // A chain posed alone has the whole pass's numbers at its nodes, and zeros elsewhere.
+        for (int i = 0; i < whole.count; ++i)
+            for (int n = 0; n < rig.size(); ++n)
+                CHECK(leftLeg.at(i, n) == (leftLeg.posed[n] ? whole.at(i, n) : glm::dvec3(0.0)));
+        CHECK(leftLeg.rootRotation == whole.rootRotation);
         for (int factor : {2, 3, 4, 8}) {
             const Frames copied = refineFrames(rig, clip, whole, factor, 0, 1, {3, 5});
             const Frames posed = refineFrames(rig, clip, rootOnly, factor, 0, 1, {3, 5});  // nothing to copy
+            const Frames fromChain = refineFrames(rig, clip, leftLeg, factor, 0, 1, {3});  // copies its chain
             CHECK_MESSAGE(copied.position == posed.position, "samples " << samples << ", factor " << factor);
             CHECK(copied.rootRotation == posed.rootRotation);
             CHECK(copied.count == samples * factor + 1);
+            for (int i = 0; i < copied.count; ++i) CHECK(fromChain.at(i, 3) == posed.at(i, 3));
+            CHECK(fromChain.at(0, 5) == glm::dvec3(0.0));
             // A power-of-two factor's every factor-th time is the coarse time to the bit (3's is not).
             if (factor != 3) CHECK(copied.at(factor, 3) == whole.at(1, 3));
         }

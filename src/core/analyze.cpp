@@ -97,7 +97,7 @@ struct RootTrack {
 RootTrack measureRootTrack(const Rig& rig, const Clip& clip, const Options& options, const ClipAnalysis& out,
                            int count, bool turning) {
     RootTrack track;
-    track.frames = core::sampleFrames(rig, clip, out.from, out.to, count, out.character, out.root, true);
+    track.frames = core::sampleChainFrames(rig, clip, out.from, out.to, count, out.character, out.root, {});
     if (turning) track.yaw = core::measureRootYaw(track.frames, out.upAxis);
     const glm::dvec3 start = track.frames.at(0, out.root);
     const bool lateral = options.extractLateralMotion;
@@ -113,8 +113,21 @@ RootTrack measureRootTrack(const Rig& rig, const Clip& clip, const Options& opti
     return track;
 }
 
-// The travel: the root's own, else the one its contacts deduce (the whole rig posed for
-// them first when only the root's chain was). Sets the source and what goes with it.
+// The frames the contact stage reads: the root's chain and the chains of the contacts'
+// candidates, at every sample.
+Result<Frames> sampleContactFrames(const Rig& rig, const Clip& clip, const Options& options,
+                                   const ClipAnalysis& out, int samples) {
+    auto candidates =
+        core::contactCandidates(rig, clip, options, out.root, out.character, out.upAxis, out.characterHeight);
+    if (!candidates) return candidates.error();
+    Frames frames = core::sampleChainFrames(rig, clip, out.from, out.to, samples, out.character, out.root,
+                                            std::move(*candidates));
+    if (Status s = core::checkFinite(rig, frames); !s) return s.error();
+    return frames;
+}
+
+// The travel: the root's own, else the one its contacts deduce (the contacts' chains
+// posed for them first when only the root's chain was). Sets the source and what goes with it.
 Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, const NodeChannels& rootChannels,
                                                   Frames& frames, bool rootFirst, const std::vector<double>* turning,
                                                   double minimumTravel, ClipAnalysis& out) {
@@ -132,8 +145,9 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
     }
     if (options.source == SourceChoice::Root) return std::optional<core::Travel>{};
     if (rootFirst) {
-        frames = core::sampleFrames(in.rig, in.clip, out.from, out.to, frames.count - 1, out.character, out.root);
-        if (Status s = core::checkFinite(in.rig, frames); !s) return s.error();
+        auto contactFrames = sampleContactFrames(in.rig, in.clip, options, out, frames.count - 1);
+        if (!contactFrames) return contactFrames.error();
+        frames = std::move(*contactFrames);
     }
     auto contact = core::measureContactTravel(in, turning, minimumTravel, options.source == SourceChoice::FootContact);
     if (!contact) return contact.error();
@@ -276,7 +290,7 @@ Result<bool> chooseFrameOfReference(const Rig& rig, const Clip& clip, const Opti
 struct SampledClip {
     SamplePlan plan;
     Frames frames;
-    bool rootFirst = false;  // frames hold the root's chain only (the whole rig at the ends)
+    bool rootFirst = false;  // frames hold the root's chain only, not yet the contacts' candidates
 };
 
 // The clip sampled over its range (as playback plays it, from its start, 0, to its last
@@ -290,22 +304,28 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
     auto plan = planSamples(rig, clip, options, out.duration, out.root, rootChannels);
     if (!plan) return plan.error();
     sampled.plan = *plan;
-    // A clip whose travel may be in the root's keys needs the root's chain at every sample,
-    // and the whole rig only at its first and last frames (the height, the loop): the rest
-    // of the rig is posed at every sample only if the contacts are measured after all.
-    sampled.rootFirst = out.root >= 0 && rootChannels.translation && options.source != SourceChoice::FootContact &&
-                        options.source != SourceChoice::None;
-    sampled.frames =
-        core::sampleFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, sampled.rootFirst);
-    const Frames ends =
-        sampled.rootFirst ? core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root) : Frames{};
-    if (Status s = core::checkFinite(rig, sampled.frames); !s) return s.error();
-    if (Status s = core::checkFinite(rig, ends); !s) return s.error();
-    out.characterHeight = core::measureHeight(rig, sampled.rootFirst ? ends : sampled.frames,
-                                              out.root >= 0 ? out.root : out.character, out.upAxis);
+    // The whole rig is posed at the first and last frames only (the height). At every
+    // sample, only what the stages read: the root's chain, and the chains of the contacts'
+    // candidates when the contacts are read. A clip whose travel may be in the root's
+    // keys has its contacts' chains posed only if they are read after all.
+    const Frames ends = core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root);
+    out.characterHeight =
+        core::measureHeight(rig, ends, out.root >= 0 ? out.root : out.character, out.upAxis);
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
+    sampled.rootFirst = out.root >= 0 && rootChannels.translation &&
+                        options.source != SourceChoice::FootContact && options.source != SourceChoice::None;
+    if (sampled.rootFirst || options.source == SourceChoice::None) {
+        sampled.frames =
+            core::sampleChainFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, {});
+        if (Status s = core::checkFinite(rig, sampled.frames); !s) return s.error();
+    } else {
+        auto frames = sampleContactFrames(rig, clip, options, out, plan->samples);
+        if (!frames) return frames.error();
+        sampled.frames = std::move(*frames);
+    }
+    if (Status s = core::checkFinite(rig, ends); !s) return s.error();
     return sampled;
 }
 

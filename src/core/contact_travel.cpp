@@ -35,21 +35,34 @@ int readingFactor(const StageInput& in) {
     return int(std::max(1.0, std::min(wanted, allowed)));
 }
 
-// The contacts named in the options, else found by the contact rule.
-Result<ContactSet> chooseContacts(const StageInput& in) {
-    if (in.options.contactNodes.empty()) {
-        const int base = in.root >= 0 ? in.root : in.character;
-        if (in.options.contactRule == ContactRule::Babylon)
-            return findLowestLeaves(in.rig, in.frames, base, in.up, in.height);
-        return findContacts(in.rig, in.clip, in.frames, base, in.character, in.up, in.height, in.options.thresholds);
-    }
+// The nodes named as contacts in the options.
+Result<std::vector<int>> namedContacts(const Rig& rig, const Options& options) {
     std::vector<int> nodes;
-    for (const NodeRef& given : in.options.contactNodes) {
-        const int node = findNode(in.rig, given);
+    for (const NodeRef& given : options.contactNodes) {
+        const int node = findNode(rig, given);
         if (node < 0) return Error{"contact node \"" + nodeRefLabel(given) + "\" is not in the asset"};
         nodes.push_back(node);
     }
-    return givenContacts(in.frames, std::move(nodes), in.up);
+    return nodes;
+}
+
+int contactBase(int root, int character) {
+    return root >= 0 ? root : character;
+}
+
+// The contacts named in the options, else found by the contact rule.
+Result<ContactSet> chooseContacts(const StageInput& in) {
+    if (in.options.contactNodes.empty()) {
+        const int base = contactBase(in.root, in.character);
+        if (in.options.contactRule == ContactRule::Babylon)
+            return findLowestLeaves(in.rig, in.frames, base, in.up, in.height);
+        const LimbEnds ends =
+            sortLimbEnds(in.rig, in.clip, base, in.character, in.up, in.height, in.options.thresholds);
+        return findContacts(in.rig, in.frames, ends, in.up, in.height, in.options.thresholds);
+    }
+    auto nodes = namedContacts(in.rig, in.options);
+    if (!nodes) return nodes.error();
+    return givenContacts(in.frames, std::move(*nodes), in.up);
 }
 
 // Where a contact is within `ceiling` of the ground, as time ranges of the frames.
@@ -69,6 +82,14 @@ ContactPlanting plantedIntervals(const Frames& frames, int node, double ceiling,
 }
 
 }  // namespace
+
+Result<std::vector<int>> contactCandidates(const Rig& rig, const Clip& clip, const Options& options, int root,
+                                           int character, const glm::dvec3& up, double height) {
+    if (!options.contactNodes.empty()) return namedContacts(rig, options);
+    const int base = contactBase(root, character);
+    if (options.contactRule == ContactRule::Babylon) return leafJoints(rig, base);
+    return sortLimbEnds(rig, clip, base, character, up, height, options.thresholds).legs;
+}
 
 Result<ContactReading> measureContactTravel(const StageInput& in, const std::vector<double>* yaw,
                                             double minimumTravel, bool forced) {

@@ -17,7 +17,8 @@ constexpr double kBabylonPlantedBand = 0.05;  // x height
 constexpr int kModePoints = 2048;   // velocities the ground-speed cluster is searched among (bounded work)
 constexpr int kMeanShiftSteps = 4;  // refinements of the cluster's centre
 
-// Joints (nodes without a mesh) under base with no joint below them.
+}  // namespace
+
 std::vector<int> leafJoints(const Rig& rig, int base) {
     const std::vector<std::uint8_t> below = descendantsOf(rig, base);
     std::vector<std::uint8_t> hasJointChild(rig.size(), 0);
@@ -28,6 +29,8 @@ std::vector<int> leafJoints(const Rig& rig, int base) {
         if (below[n] && !rig.hasMesh[n] && !hasJointChild[n]) leaves.push_back(n);
     return leaves;
 }
+
+namespace {
 
 double heightAt(const Frames& frames, int i, int node, const glm::dvec3& up) { return glm::dot(frames.at(i, node), up); }
 
@@ -77,15 +80,13 @@ ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, cons
     return kept;
 }
 
-ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
-                        const glm::dvec3& up, double height, const Thresholds& thresholds) {
-    ContactSet set;
-    std::vector<int> still, arms;
+LimbEnds sortLimbEnds(const Rig& rig, const Clip& clip, int base, int character, const glm::dvec3& up,
+                      double height, const Thresholds& thresholds) {
+    LimbEnds ends;
     struct Leaf {
         int node;
-        double lowest;  // over the clip
-        double top;     // at rest: the highest point of its chain from base
-        double rest;    // at rest: its own height
+        double top;   // at rest: the highest point of its chain from base
+        double rest;  // at rest: its own height
     };
     std::vector<Leaf> leaves;
     std::vector<std::uint8_t> animated(rig.size(), 0);
@@ -98,7 +99,7 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
         bool articulated = false;
         for (int p = n; p >= 0 && p != base && !articulated; p = rig.parent[p]) articulated = animated[p];
         if (!articulated) {
-            still.push_back(n);
+            ends.still.push_back(n);
             continue;
         }
         double top = restHeight[n];
@@ -106,13 +107,7 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
             top = std::max(top, restHeight[p]);
             if (p == base) break;
         }
-        leaves.push_back({n, heightAt(frames, lowestSample(frames, n, up), n, up), top, restHeight[n]});
-    }
-    std::string reason;
-    if (!still.empty()) reason += "; left out, not moved by the clip: " + list(rig, still);
-    if (leaves.empty()) {
-        set.reason = "no limb end is moved by the clip" + reason;
-        return set;
+        leaves.push_back({n, top, restHeight[n]});
     }
     // Limb tops in the rig's rest pose, above its lowest limb end: the lowest top is where
     // the legs hang from. The rest pose is the rig's own (a T- or A-pose, a quadruped
@@ -121,23 +116,36 @@ ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, 
     for (const Leaf& l : leaves) ground = std::min(ground, l.rest);
     double lowestTop = std::numeric_limits<double>::infinity();
     for (const Leaf& l : leaves) lowestTop = std::min(lowestTop, l.top - ground);
-    std::vector<Leaf> legs;
     for (const Leaf& l : leaves) {
         if (l.top - ground > lowestTop + thresholds.limbTopSpread * std::max(lowestTop, thresholds.legFraction * height))
-            arms.push_back(l.node);
+            ends.arms.push_back(l.node);
         else
-            legs.push_back(l);
+            ends.legs.push_back(l.node);
+    }
+    return ends;
+}
+
+ContactSet findContacts(const Rig& rig, const Frames& frames, const LimbEnds& ends, const glm::dvec3& up,
+                        double height, const Thresholds& thresholds) {
+    ContactSet set;
+    std::string reason;
+    if (!ends.still.empty()) reason += "; left out, not moved by the clip: " + list(rig, ends.still);
+    if (ends.legs.empty() && ends.arms.empty()) {
+        set.reason = "no limb end is moved by the clip" + reason;
+        return set;
     }
     // Of the legs' ends, those that reach the ground.
+    std::vector<double> lowest;
+    for (int n : ends.legs) lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
     double legGround = std::numeric_limits<double>::infinity();
-    for (const Leaf& l : legs) legGround = std::min(legGround, l.lowest);
-    for (const Leaf& l : legs) {
-        if (l.lowest > legGround + thresholds.contactHeightBand * height) continue;
-        set.nodes.push_back(l.node);
-        set.lowest.push_back(l.lowest);
+    for (double l : lowest) legGround = std::min(legGround, l);
+    for (size_t l = 0; l < ends.legs.size(); ++l) {
+        if (lowest[l] > legGround + thresholds.contactHeightBand * height) continue;
+        set.nodes.push_back(ends.legs[l]);
+        set.lowest.push_back(lowest[l]);
     }
-    if (!arms.empty())
-        reason += "; left out, hanging from higher than the legs: " + list(rig, arms);
+    if (!ends.arms.empty())
+        reason += "; left out, hanging from higher than the legs: " + list(rig, ends.arms);
     set.reason = "contacts (limb ends that reach the ground): " + list(rig, set.nodes) + reason;
     return set;
 }

@@ -17,16 +17,28 @@ struct ContactSet {
     std::string reason;          // what was kept and what was left out, and why
 };
 
+// Joints (nodes without a mesh) under base with no joint below them.
+std::vector<int> leafJoints(const Rig& rig, int base);
+
 // Babylon.js's rule: the leaves under base whose lowest point comes within 0.1 H of
 // the lowest leaf's.
 ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up, double height);
 
-// The ends of the limbs that carry the body: leaves under base that the clip moves,
-// that hang from about the height the lowest-hanging limbs hang from (an arm hangs from a
-// shoulder a torso higher than the legs' hips), in the rig's rest pose, and that reach
-// the ground in the clip.
-ContactSet findContacts(const Rig& rig, const Clip& clip, const Frames& frames, int base, int character,
-                        const glm::dvec3& up, double height, const Thresholds& thresholds);
+// The leaves under base that are joints, sorted by the rig's rest pose alone: the ends
+// of the limbs the clip moves that hang from about the height the lowest-hanging limbs
+// hang from (legs: an arm hangs from a shoulder a torso higher than the legs' hips), the
+// other moved ones (arms), and those the clip does not move (still). The legs are the
+// only ones whose motion findContacts reads.
+struct LimbEnds {
+    std::vector<int> legs, arms, still;
+};
+LimbEnds sortLimbEnds(const Rig& rig, const Clip& clip, int base, int character, const glm::dvec3& up,
+                      double height, const Thresholds& thresholds);
+
+// The ends of the limbs that carry the body: the legs' ends that reach the ground in
+// the clip (frames must hold them).
+ContactSet findContacts(const Rig& rig, const Frames& frames, const LimbEnds& ends, const glm::dvec3& up,
+                        double height, const Thresholds& thresholds);
 
 // Nodes given by the caller: their lowest points, nothing left out.
 ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up);

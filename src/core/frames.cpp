@@ -74,7 +74,9 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     frames.to = to;
     frames.position.resize(size_t(frames.count) * frames.nodes);
     if (root >= 0) frames.rootRotation.resize(frames.count);
-    frames.everyNode = chain == nullptr;
+    frames.posed.assign(rig.size(), chain == nullptr);
+    if (chain)
+        for (int n : chain->nodes) frames.posed[n] = 1;
 
     // Buffers allocated once per clip; each sample is one pose pass.
     std::vector<ChannelCursor> cursors(clip.channels.size());
@@ -106,20 +108,27 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
 }  // namespace
 
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root, bool rootChainOnly) {
-    if (!rootChainOnly || root < 0) return sampleChain(rig, clip, from, to, samples, character, root, nullptr);
-    const ChainPose chain = chainOf(rig, clip, {root});
+                    int root) {
+    return sampleChain(rig, clip, from, to, samples, character, root, nullptr);
+}
+
+Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                         int root, std::vector<int> nodes) {
+    nodes.push_back(root);
+    nodes.push_back(character);
+    const ChainPose chain = chainOf(rig, clip, nodes);
     return sampleChain(rig, clip, from, to, samples, character, root, &chain);
 }
 
-Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character, int root,
-                    const std::vector<int>& nodes) {
-    std::vector<int> ends = nodes;
-    if (root >= 0) ends.push_back(root);
-    if (character >= 0) ends.push_back(character);
-    const ChainPose chain = chainOf(rig, clip, ends);
+Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character,
+                    int root, std::vector<int> nodes) {
+    nodes.push_back(root);
+    nodes.push_back(character);
+    const ChainPose chain = chainOf(rig, clip, nodes);
     const bool powerOfTwo = factor > 0 && (factor & (factor - 1)) == 0;
-    const bool reuse = powerOfTwo && coarse.everyNode && (root < 0 || !coarse.rootRotation.empty());
+    const bool posed =
+        std::all_of(chain.nodes.begin(), chain.nodes.end(), [&](int n) { return coarse.posed[n]; });
+    const bool reuse = powerOfTwo && posed && (root < 0 || !coarse.rootRotation.empty());
     return sampleChain(rig, clip, coarse.from, coarse.to, (coarse.count - 1) * factor, character, root, &chain,
                        reuse ? &coarse : nullptr, factor);
 }

@@ -5,7 +5,9 @@
 #include "rootbake/bake.h"
 
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <vector>
 
 namespace rootbake::core {
 
@@ -17,25 +19,28 @@ struct Frames {
     double from = 0.0, to = 0.0;  // s
     std::vector<glm::dvec3> position;    // [frame * nodes + node]
     std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
-    bool everyNode = false;  // every node posed (else some are left at zero)
+    std::vector<std::uint8_t> posed;       // per node: posed at every frame (else left at zero)
 
     const glm::dvec3& at(int frame, int node) const { return position[size_t(frame) * nodes + node]; }
     // The time of sample i, computed from its index (never accumulated).
     double time(int i) const { return from + (to - from) * i / (count - 1); }
 };
 
-// rootChainOnly: only the root and its ancestors (the character among them) are posed; every
-// other node's position is left at zero. The root's numbers are the same as with every node.
+// Every node posed at every sample.
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
-                    int root, bool rootChainOnly = false);
+                    int root);
 
-// coarse's span at `factor` times its samples. Only `nodes`, the root and their ancestors
-// are posed (the rest left at zero): their numbers are the same as with every node. With a
+// Only `nodes`, the root, the character and their ancestors posed (every other node's
+// position left at zero): their numbers are the same as with every node posed.
+Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                         int root, std::vector<int> nodes);
+
+// coarse's span at `factor` times its samples, with the nodes of sampleChainFrames. With a
 // factor that is a power of two, every factor-th time is one of coarse's to the bit (times
 // come from their index, and scaling by 2 is exact in binary floating point), so when
-// coarse posed every node those frames are copied from it, not posed again.
-Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character, int root,
-                    const std::vector<int>& nodes);
+// coarse posed every node of these chains those frames are copied from it, not posed again.
+Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character,
+                    int root, std::vector<int> nodes);
 
 // 1 for base's strict descendants (every node when base is -1, the scene).
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base);

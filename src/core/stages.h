@@ -100,6 +100,13 @@ TravelReading measureRootTravel(const StageInput& in, const std::vector<double>*
 
 // ---- contact travel (contact_travel.cpp) --------------------------------------
 
+// The nodes whose motion the contact stage reads at every sample, known before the clip
+// is posed: the contacts named in the options, every leaf joint under the root for
+// Babylon's rule, else the legs' ends (the rest pose tells them). The frames it is given
+// must hold these nodes.
+Result<std::vector<int>> contactCandidates(const Rig& rig, const Clip& clip, const Options& options, int root,
+                                           int character, const glm::dvec3& up, double height);
+
 struct ContactReading {
     TravelReading reading;
     std::vector<int> contacts;  // set with a travel only
