@@ -15,7 +15,8 @@ namespace core {
 Status checkFinite(const Rig& rig, const Frames& f) {
     constexpr double kMaxCoordinate = 1e12;  // scene units: positions beyond are refused (squares stay finite)
     for (int i = 0; i < f.count; ++i)
-        for (int n = 0; n < f.nodes; ++n) {
+        for (int n = 0; n < int(f.column.size()); ++n) {
+            if (!f.posed(n)) continue;
             const glm::dvec3& p = f.at(i, n);
             if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate &&
                   std::abs(p.z) <= kMaxCoordinate))
@@ -52,8 +53,8 @@ struct SamplePlan {
     double nodeSampleLimit = 0.0;  // the most node positions its frames may keep
 };
 
-// Bounded work and memory, whatever the key times say: the samples, and the positions of
-// every node at every sample (24 bytes each) that the frames keep.
+// Bounded work and memory, whatever the key times say: the samples, and the positions
+// (24 bytes each) that the frames may keep, at most every node at every sample.
 Result<SamplePlan> planSamples(const Rig& rig, const Clip& clip, const Options& options, double duration, int root,
                                const NodeChannels& rootChannels) {
     SamplePlan plan;

@@ -56,7 +56,8 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
 
 // Frame `from` of known (which posed every node) as frame `to` of frames, for the chain's nodes.
 void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int root, Frames& frames, int to) {
-    for (int n : chain.nodes) frames.position[size_t(to) * frames.nodes + n] = known.at(from, n);
+    for (int n : chain.nodes)
+        frames.position[size_t(to) * frames.columns + frames.column[n]] = known.at(from, n);
     if (root >= 0) frames.rootRotation[to] = known.rootRotation[from];
 }
 
@@ -69,14 +70,16 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
                    const ChainPose* chain, const Frames* known = nullptr, int every = 1) {
     Frames frames;
     frames.count = samples + 1;
-    frames.nodes = rig.size();
     frames.from = from;
     frames.to = to;
-    frames.position.resize(size_t(frames.count) * frames.nodes);
+    frames.column.assign(rig.size(), -1);
+    if (chain) {
+        for (int n : chain->nodes) frames.column[n] = frames.columns++;
+    } else {
+        for (int n = 0; n < rig.size(); ++n) frames.column[n] = frames.columns++;
+    }
+    frames.position.resize(size_t(frames.count) * frames.columns);
     if (root >= 0) frames.rootRotation.resize(frames.count);
-    frames.posed.assign(rig.size(), chain == nullptr);
-    if (chain)
-        for (int n : chain->nodes) frames.posed[n] = 1;
 
     // Buffers allocated once per clip; each sample is one pose pass.
     std::vector<ChannelCursor> cursors(clip.channels.size());
@@ -94,9 +97,9 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
             localToScene(rig, local, scene);
         }
         const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
-        glm::dvec3* out = &frames.position[size_t(i) * frames.nodes];
+        glm::dvec3* out = &frames.position[size_t(i) * frames.columns];
         if (chain) {
-            for (int n : chain->nodes) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+            for (int n : chain->nodes) out[frames.column[n]] = glm::dvec3(toCharacter * scene[n][3]);
         } else {
             for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
         }
@@ -127,7 +130,7 @@ Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int 
     const ChainPose chain = chainOf(rig, clip, nodes);
     const bool powerOfTwo = factor > 0 && (factor & (factor - 1)) == 0;
     const bool posed =
-        std::all_of(chain.nodes.begin(), chain.nodes.end(), [&](int n) { return coarse.posed[n]; });
+        std::all_of(chain.nodes.begin(), chain.nodes.end(), [&](int n) { return coarse.posed(n); });
     const bool reuse = powerOfTwo && posed && (root < 0 || !coarse.rootRotation.empty());
     return sampleChain(rig, clip, coarse.from, coarse.to, (coarse.count - 1) * factor, character, root, &chain,
                        reuse ? &coarse : nullptr, factor);

@@ -4,6 +4,7 @@
 
 #include "rootbake/bake.h"
 
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -11,17 +12,23 @@
 
 namespace rootbake::core {
 
-// Positions of every node in character space at samples + 1 evenly spaced
-// times, and the root's rotation there: one pose pass per sample.
+// Positions in character space of the posed nodes at samples + 1 evenly spaced times,
+// and the root's rotation there: one pose pass per sample. Only the posed nodes take
+// memory.
 struct Frames {
-    int count = 0;  // samples + 1
-    int nodes = 0;
+    int count = 0;                // samples + 1
+    int columns = 0;              // posed nodes
     double from = 0.0, to = 0.0;  // s
-    std::vector<glm::dvec3> position;    // [frame * nodes + node]
+    std::vector<int> column;      // per node of the rig: its column in position, -1 if not posed
+    std::vector<glm::dvec3> position;      // [frame * columns + column[node]]
     std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
-    std::vector<std::uint8_t> posed;       // per node: posed at every frame (else left at zero)
 
-    const glm::dvec3& at(int frame, int node) const { return position[size_t(frame) * nodes + node]; }
+    bool posed(int node) const { return column[node] >= 0; }
+    // node must be posed.
+    const glm::dvec3& at(int frame, int node) const {
+        assert(posed(node));
+        return position[size_t(frame) * columns + column[node]];
+    }
     // The time of sample i, computed from its index (never accumulated).
     double time(int i) const { return from + (to - from) * i / (count - 1); }
 };
@@ -30,8 +37,8 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root);
 
-// Only `nodes`, the root, the character and their ancestors posed (every other node's
-// position left at zero): their numbers are the same as with every node posed.
+// Only `nodes`, the root, the character and their ancestors posed: their numbers are the
+// same as with every node posed.
 Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                          int root, std::vector<int> nodes);
 
