@@ -56,8 +56,7 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
 
 // Frame `from` of known (which posed every node) as frame `to` of frames, for the chain's nodes.
 void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int root, Frames& frames, int to) {
-    for (int n : chain.nodes)
-        frames.position[size_t(to) * frames.columns + frames.column[n]] = known.at(from, n);
+    for (int n : chain.nodes) frames.at(to, n) = known.at(from, n);
     if (root >= 0) frames.rootRotation[to] = known.rootRotation[from];
 }
 
@@ -72,13 +71,14 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     frames.count = samples + 1;
     frames.from = from;
     frames.to = to;
-    frames.column.assign(rig.size(), -1);
+    frames.columns = chain ? int(chain->nodes.size()) : rig.size();
+    frames.column.assign(rig.size(), frames.columns);  // the zero column, unless posed
     if (chain) {
-        for (int n : chain->nodes) frames.column[n] = frames.columns++;
+        for (size_t c = 0; c < chain->nodes.size(); ++c) frames.column[chain->nodes[c]] = int(c);
     } else {
-        for (int n = 0; n < rig.size(); ++n) frames.column[n] = frames.columns++;
+        for (int n = 0; n < rig.size(); ++n) frames.column[n] = n;
     }
-    frames.position.resize(size_t(frames.count) * frames.columns);
+    frames.position.resize(size_t(frames.count) * (frames.columns + 1));
     if (root >= 0) frames.rootRotation.resize(frames.count);
 
     // Buffers allocated once per clip; each sample is one pose pass.
@@ -97,11 +97,10 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
             localToScene(rig, local, scene);
         }
         const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
-        glm::dvec3* out = &frames.position[size_t(i) * frames.columns];
         if (chain) {
-            for (int n : chain->nodes) out[frames.column[n]] = glm::dvec3(toCharacter * scene[n][3]);
+            for (int n : chain->nodes) frames.at(i, n) = glm::dvec3(toCharacter * scene[n][3]);
         } else {
-            for (int n = 0; n < rig.size(); ++n) out[n] = glm::dvec3(toCharacter * scene[n][3]);
+            for (int n = 0; n < rig.size(); ++n) frames.at(i, n) = glm::dvec3(toCharacter * scene[n][3]);
         }
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }

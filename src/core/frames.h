@@ -4,7 +4,6 @@
 
 #include "rootbake/bake.h"
 
-#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <numbers>
@@ -14,21 +13,20 @@ namespace rootbake::core {
 
 // Positions in character space of the posed nodes at samples + 1 evenly spaced times,
 // and the root's rotation there: one pose pass per sample. Only the posed nodes take
-// memory.
+// memory; every other node reads a column of zeros.
 struct Frames {
     int count = 0;                // samples + 1
-    int columns = 0;              // posed nodes
+    int columns = 0;              // posed nodes; the zero column comes after them
     double from = 0.0, to = 0.0;  // s
-    std::vector<int> column;      // per node of the rig: its column in position, -1 if not posed
-    std::vector<glm::dvec3> position;      // [frame * columns + column[node]]
+    std::vector<int> column;      // per node of the rig: its column in position
+    std::vector<glm::dvec3> position;      // [frame * (columns + 1) + column[node]]
     std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
 
-    bool posed(int node) const { return column[node] >= 0; }
-    // node must be posed.
+    bool posed(int node) const { return column[node] < columns; }
     const glm::dvec3& at(int frame, int node) const {
-        assert(posed(node));
-        return position[size_t(frame) * columns + column[node]];
+        return position[size_t(frame) * (columns + 1) + column[node]];
     }
+    glm::dvec3& at(int frame, int node) { return position[size_t(frame) * (columns + 1) + column[node]]; }
     // The time of sample i, computed from its index (never accumulated).
     double time(int i) const { return from + (to - from) * i / (count - 1); }
 };
@@ -37,8 +35,8 @@ struct Frames {
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root);
 
-// Only `nodes`, the root, the character and their ancestors posed: their numbers are the
-// same as with every node posed.
+// Only `nodes`, the root, the character and their ancestors posed (every other node
+// reads zeros): their numbers are the same as with every node posed.
 Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                          int root, std::vector<int> nodes);
 
