@@ -54,7 +54,7 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
     }
 }
 
-// Frame `from` of known (which posed every node) as frame `to` of frames, for the chain's nodes.
+// Frame `from` of known (which posed every node of the chain) as frame `to` of frames.
 void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int root, Frames& frames, int to) {
     for (int n : chain.nodes) frames.at(to, n) = known.at(from, n);
     if (root >= 0) frames.rootRotation[to] = known.rootRotation[from];
@@ -64,7 +64,7 @@ void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int r
 
 namespace {
 
-// chain null: every node is posed. known (posed every node) gives every `every`-th frame.
+// chain null: every node is posed. known (which posed every node of chain) gives every `every`-th frame.
 Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int samples, int character, int root,
                    const ChainPose* chain, const Frames* known = nullptr, int every = 1) {
     Frames frames;
