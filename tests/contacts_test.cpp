@@ -3,6 +3,7 @@
 // corpus rig (the list below was checked by hand against each rig), and the deduced
 // travel against the real in-place truth of ../shared/truth.
 #include "biped.h"
+#include "core/stages.h"
 #include "gltf/asset.h"
 #include "support.h"
 
@@ -107,6 +108,41 @@ TEST_CASE("contacts: fingers that reach the floor hang from the shoulders, a tor
     auto lowest = analyzeClip(asset.rig, walk, babylon);
     REQUIRE(lowest.ok());
     CHECK(contactNames(asset.rig, *lowest).count("LeftIndex") == 1);
+}
+
+TEST_CASE(
+    "contacts: the nodes the contact stage reads are known from the rest pose, before the clip is posed") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    const Rig& rig = asset.rig;
+    const Clip& walk = clipNamed(asset, "walk_inplace");
+    auto analysis = analyzeClip(rig, walk, Options{});
+    REQUIRE(analysis.ok());
+    REQUIRE(analysis->source == Source::FootContact);
+    auto candidates = [&](const Options& options) -> std::set<std::string> {
+        auto nodes = core::contactCandidates(rig, walk, options, analysis->root, analysis->character,
+                                             analysis->upAxis, analysis->characterHeight);
+        REQUIRE(nodes.ok());
+        std::set<std::string> names;
+        for (int n : *nodes) names.insert(rig.name[n]);
+        return names;
+    };
+    // The biped's limb ends: the toes hang from the hips, the fingers from the shoulders,
+    // the head's top from the neck; only the legs' ends are read at every sample.
+    CHECK(candidates(Options{}) == std::set<std::string>{"LeftToe", "RightToe"});
+    for (int contact : analysis->contacts) CHECK(candidates(Options{}).count(rig.name[contact]) == 1);
+    Options babylon;
+    babylon.contactRule = ContactRule::Babylon;  // its rule takes the lowest of every leaf
+    CHECK(candidates(babylon) ==
+          std::set<std::string>{"HeadTop", "LeftIndex", "RightIndex", "LeftToe", "RightToe"});
+    Options named;
+    named.contactNodes = {parseNodeRef("LeftFoot")};
+    CHECK(candidates(named) == std::set<std::string>{"LeftFoot"});
+    named.contactNodes.push_back(parseNodeRef("Tail"));
+    auto missing = core::contactCandidates(rig, walk, named, analysis->root, analysis->character,
+                                           analysis->upAxis, analysis->characterHeight);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message == "contact node \"Tail\" is not in the asset");
 }
 
 TEST_CASE("contacts: a clip that moves no limb has no gait: source none with the reason") {
