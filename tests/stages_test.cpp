@@ -217,6 +217,7 @@ TEST_CASE(
             REQUIRE(leftLeg.posed(n) == (n <= 3));
         }
         REQUIRE(leftLeg.position.size() == size_t(leftLeg.count) * 5);  // 4 posed nodes and the zero column
+        REQUIRE(whole.position.size() == size_t(whole.count) * 6);      // every node posed: no zero column
         // A chain posed alone has the whole pass's numbers at its nodes, and zeros elsewhere.
         for (int i = 0; i < whole.count; ++i)
             for (int n = 0; n < rig.size(); ++n)

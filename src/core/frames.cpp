@@ -78,7 +78,8 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     } else {
         for (int n = 0; n < rig.size(); ++n) frames.column[n] = n;
     }
-    frames.position.resize(size_t(frames.count) * (frames.columns + 1));
+    frames.stride = frames.columns < rig.size() ? frames.columns + 1 : frames.columns;
+    frames.position.resize(size_t(frames.count) * frames.stride);
     if (root >= 0) frames.rootRotation.resize(frames.count);
 
     // Buffers allocated once per clip; each sample is one pose pass.
