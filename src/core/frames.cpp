@@ -3,6 +3,7 @@
 #include <glm/gtc/matrix_inverse.hpp>
 
 #include <algorithm>
+#include <numeric>
 
 namespace rootbake::core {
 
@@ -15,9 +16,12 @@ struct ChainPose {
     std::vector<int> channels;  // the clip's channels that animate them
 };
 
-ChainPose chainOf(const Rig& rig, const Clip& clip, const std::vector<int>& ends) {
+// The chains from `ends`, the root and the character (-1: none) up to the scene.
+ChainPose chainOf(const Rig& rig, const Clip& clip, std::vector<int> ends, int root, int character) {
     ChainPose chain;
     std::vector<std::uint8_t> inChain(rig.size(), 0);
+    ends.push_back(root);
+    ends.push_back(character);
     for (int end : ends)
         for (int n = end; n >= 0 && !inChain[n]; n = rig.parent[n]) inChain[n] = 1;
     for (int n = 0; n < rig.size(); ++n)
@@ -60,24 +64,16 @@ void copyChainFrame(const Frames& known, int from, const ChainPose& chain, int r
     if (root >= 0) frames.rootRotation[to] = known.rootRotation[from];
 }
 
-}  // namespace
-
-namespace {
-
-// chain null: every node is posed. known (which posed every node of chain) gives every `every`-th frame.
-Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int samples, int character, int root,
-                   const ChainPose* chain, const Frames* known = nullptr, int every = 1) {
+// known (which posed every node of chain) gives every `every`-th frame.
+Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
+                   int root, const ChainPose& chain, const Frames* known = nullptr, int every = 1) {
     Frames frames;
     frames.count = samples + 1;
     frames.from = from;
     frames.to = to;
-    frames.columns = chain ? int(chain->nodes.size()) : rig.size();
+    frames.columns = int(chain.nodes.size());
     frames.column.assign(rig.size(), frames.columns);  // the zero column, unless posed
-    if (chain) {
-        for (size_t c = 0; c < chain->nodes.size(); ++c) frames.column[chain->nodes[c]] = int(c);
-    } else {
-        for (int n = 0; n < rig.size(); ++n) frames.column[n] = n;
-    }
+    for (size_t c = 0; c < chain.nodes.size(); ++c) frames.column[chain.nodes[c]] = int(c);
     frames.stride = frames.columns < rig.size() ? frames.columns + 1 : frames.columns;
     frames.position.resize(size_t(frames.count) * frames.stride);
     if (root >= 0) frames.rootRotation.resize(frames.count);
@@ -87,22 +83,13 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     std::vector<Transform> local(rig.size());
     std::vector<glm::dmat4> scene(rig.size());
     for (int i = 0; i < frames.count; ++i) {
-        if (known && chain && i % every == 0) {
-            copyChainFrame(*known, i / every, *chain, root, frames, i);
+        if (known && i % every == 0) {
+            copyChainFrame(*known, i / every, chain, root, frames, i);
             continue;
         }
-        if (chain) {
-            poseChain(rig, clip, *chain, frames.time(i), cursors, local, scene);
-        } else {
-            sampleLocalPose(rig, clip, frames.time(i), cursors, local);
-            localToScene(rig, local, scene);
-        }
+        poseChain(rig, clip, chain, frames.time(i), cursors, local, scene);
         const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
-        if (chain) {
-            for (int n : chain->nodes) frames.at(i, n) = glm::dvec3(toCharacter * scene[n][3]);
-        } else {
-            for (int n = 0; n < rig.size(); ++n) frames.at(i, n) = glm::dvec3(toCharacter * scene[n][3]);
-        }
+        for (int n : chain.nodes) frames.at(i, n) = glm::dvec3(toCharacter * scene[n][3]);
         if (root >= 0) frames.rootRotation[i] = rotationOf(toCharacter * scene[root]);
     }
     return frames;
@@ -112,27 +99,26 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
 
 Frames sampleFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                     int root) {
-    return sampleChain(rig, clip, from, to, samples, character, root, nullptr);
+    std::vector<int> every(rig.size());
+    std::iota(every.begin(), every.end(), 0);
+    return sampleChain(rig, clip, from, to, samples, character, root,
+                       chainOf(rig, clip, std::move(every), root, character));
 }
 
 Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double to, int samples, int character,
                          int root, std::vector<int> nodes) {
-    nodes.push_back(root);
-    nodes.push_back(character);
-    const ChainPose chain = chainOf(rig, clip, nodes);
-    return sampleChain(rig, clip, from, to, samples, character, root, &chain);
+    return sampleChain(rig, clip, from, to, samples, character, root,
+                       chainOf(rig, clip, std::move(nodes), root, character));
 }
 
 Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character,
                     int root, std::vector<int> nodes) {
-    nodes.push_back(root);
-    nodes.push_back(character);
-    const ChainPose chain = chainOf(rig, clip, nodes);
+    const ChainPose chain = chainOf(rig, clip, std::move(nodes), root, character);
     const bool powerOfTwo = factor > 0 && (factor & (factor - 1)) == 0;
     const bool posed =
         std::all_of(chain.nodes.begin(), chain.nodes.end(), [&](int n) { return coarse.posed(n); });
     const bool reuse = powerOfTwo && posed && (root < 0 || !coarse.rootRotation.empty());
-    return sampleChain(rig, clip, coarse.from, coarse.to, (coarse.count - 1) * factor, character, root, &chain,
+    return sampleChain(rig, clip, coarse.from, coarse.to, (coarse.count - 1) * factor, character, root, chain,
                        reuse ? &coarse : nullptr, factor);
 }
 
