@@ -15,8 +15,7 @@ namespace core {
 Status checkFinite(const Rig& rig, const Frames& f) {
     constexpr double kMaxCoordinate = 1e12;  // scene units: positions beyond are refused (squares stay finite)
     for (int i = 0; i < f.count; ++i)
-        for (int n = 0; n < int(f.column.size()); ++n) {
-            if (!f.posed(n)) continue;
+        for (int n : f.nodes) {
             const glm::dvec3& p = f.at(i, n);
             if (!(std::abs(p.x) <= kMaxCoordinate && std::abs(p.y) <= kMaxCoordinate &&
                   std::abs(p.z) <= kMaxCoordinate))

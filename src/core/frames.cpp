@@ -71,10 +71,11 @@ Frames sampleChain(const Rig& rig, const Clip& clip, double from, double to, int
     frames.count = samples + 1;
     frames.from = from;
     frames.to = to;
-    frames.columns = int(chain.nodes.size());
-    frames.column.assign(rig.size(), frames.columns);  // the zero column, unless posed
-    for (size_t c = 0; c < chain.nodes.size(); ++c) frames.column[chain.nodes[c]] = int(c);
-    frames.stride = frames.columns < rig.size() ? frames.columns + 1 : frames.columns;
+    frames.nodes = chain.nodes;
+    const int columns = int(frames.nodes.size());
+    frames.column.assign(rig.size(), columns);  // the zero column, unless posed
+    for (int c = 0; c < columns; ++c) frames.column[frames.nodes[c]] = c;
+    frames.stride = columns < rig.size() ? columns + 1 : columns;
     frames.position.resize(size_t(frames.count) * frames.stride);
     if (root >= 0) frames.rootRotation.resize(frames.count);
 

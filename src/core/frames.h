@@ -16,14 +16,15 @@ namespace rootbake::core {
 // memory; every other node reads a column of zeros.
 struct Frames {
     int count = 0;                // samples + 1
-    int columns = 0;              // posed nodes; the zero column, if any node is not posed, comes after them
-    int stride = 0;  // columns per frame: the posed ones and the zero column (never more than nodes)
+    std::vector<int> nodes;  // the posed nodes, by column (parent first); the zero column, if any node is
+                             // not posed, comes after them
+    int stride = 0;          // columns per frame: the posed ones and the zero column (never more than nodes)
     double from = 0.0, to = 0.0;  // s
     std::vector<int> column;      // per node of the rig: its column in position
     std::vector<glm::dvec3> position;      // [frame * stride + column[node]]
     std::vector<glm::dquat> rootRotation;  // per frame; empty without a root
 
-    bool posed(int node) const { return column[node] < columns; }
+    bool posed(int node) const { return column[node] < int(nodes.size()); }
     const glm::dvec3& at(int frame, int node) const {
         return position[size_t(frame) * stride + column[node]];
     }
