@@ -35,23 +35,7 @@ void poseChain(const Rig& rig, const Clip& clip, const ChainPose& chain, double 
                std::vector<ChannelCursor>& cursors, std::vector<Transform>& local,
                std::vector<glm::dmat4>& scene) {
     for (int n : chain.nodes) local[n] = rig.rest[n];
-    double v[4];
-    for (int i : chain.channels) {
-        const Channel& c = clip.channels[i];
-        sampleChannel(c, t, cursors[i], v);
-        Transform& x = local[c.node];
-        switch (c.path) {
-            case Path::Translation:
-                x.translation = {v[0], v[1], v[2]};
-                break;
-            case Path::Scale:
-                x.scale = {v[0], v[1], v[2]};
-                break;
-            case Path::Rotation:
-                x.rotation = glm::dquat(v[3], v[0], v[1], v[2]);
-                break;
-        }
-    }
+    for (int i : chain.channels) sampleInto(clip.channels[i], t, cursors[i], local[clip.channels[i].node]);
     for (int n : chain.nodes) {
         const glm::dmat4 m = toMatrix(local[n]);
         scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
