@@ -183,9 +183,16 @@ def track_motion(clip, t, to_blender):
     return Vector(translation), yaw
 
 
-def check_hierarchy(sidecar):
+def check_hierarchy(sidecar, gltf):
     bone_name = sidecar["rootBone"]["name"]
-    roots = {c["rootNode"]["name"] for c in sidecar["clips"] if c["rootNode"] and c["rootNode"]["name"] != bone_name}
+
+    # The name Blender gave the node: an unnamed one ("nodes[2]" in the sidecar) gets the importer's own.
+    def blender_name(ref):
+        name = vnode_kind(gltf, ref["index"])[2] if ref.get("index") is not None else None
+        return name or ref["name"]
+
+    roots = {blender_name(c["rootNode"]) for c in sidecar["clips"]
+             if c["rootNode"] and c["rootNode"]["name"] != bone_name}
     # A skinned rig's joints become bones of an armature; nodes of no skin become objects.
     armatures = [o for o in bpy.data.objects if o.type == "ARMATURE" and bone_name in o.data.bones]
     if armatures:
@@ -279,7 +286,7 @@ for source, glb, sidecar_path in zip(args[0::3], args[1::3], args[2::3]):
         continue
     problems, summary = [], None
     if problem is None:
-        problem, hierarchy = check_hierarchy(sidecar)
+        problem, hierarchy = check_hierarchy(sidecar, caught["gltf"])
     if problem is None and source_problem is not None:
         problem = "the input does not import, the output does: " + source_problem
     if problem is not None:
