@@ -40,8 +40,21 @@ struct Rig {
     std::vector<int> gltfIndex;         // index in the file's nodes[]
     std::vector<std::uint8_t> hasMesh;  // 1 when the node carries a mesh
     std::vector<int> rigIndexOfGltf;    // inverse of gltfIndex
+    std::vector<std::vector<int>> skins;  // each skin's joints (rig indices), as skins[i].joints
+
+    // The body's mesh, read for the analysis only (never written back). Per node, the points
+    // of the mesh it moves, in the node's own space: the centre of its sole, the vertices it
+    // carries (its largest skin weight, or a rigid mesh below it with no joint between) that
+    // are lowest at rest. A node that moves no vertex (an IK pole target, an `_end` tip, a
+    // helper) has none. Empty when no mesh could be read: the joints then stand for the
+    // body, and surfaceNote says why.
+    std::vector<std::vector<glm::dvec3>> surface;
+    std::string surfaceNote;  // why surface is empty ("no mesh", "meshes[0] is Draco-compressed")
 
     int size() const { return static_cast<int>(parent.size()); }
+    bool hasSurface() const { return !surface.empty(); }
+    // Some vertex of the mesh moves with node n (always false without a surface).
+    bool movesMesh(int n) const { return hasSurface() && !surface[std::size_t(n)].empty(); }
 };
 
 // A printable name for rig node i: its glTF name, else "nodes[N]".
@@ -260,8 +273,10 @@ struct ClipAnalysis {
 int findNode(const Rig& rig, const NodeRef& node);
 
 // The position-animated node with the most animated descendants (a tie goes to
-// the ancestor); -1 when the clip animates no position.
-int findRoot(const Rig& rig, const Clip& clip);
+// the ancestor) that carries the character's skeleton (it holds all the joints of its skin
+// that stand on the ground at rest, along up: never a tread segment or one limb); -1 when
+// the clip moves no such node in position.
+int findRoot(const Rig& rig, const Clip& clip, const glm::dvec3& up = glm::dvec3(0.0, 1.0, 0.0));
 
 // Between two keys glTF's interpolation is smooth (linear, slerp or a cubic), so this many
 // samples per key resolve a clip whatever its duration says: a clip keyed sparsely over a

@@ -6,6 +6,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace rootbake::gltf {
@@ -336,6 +337,32 @@ struct KeyData {
 };
 
 }  // namespace
+
+void warnOfSplitAnimation(const Rig& rig, const std::vector<Clip>& clips,
+                          std::vector<std::string>& warnings) {
+    if (clips.size() < 2) return;
+    std::vector<int> nodes;
+    for (const Clip& clip : clips) {
+        if (clip.channels.empty()) return;
+        for (const Channel& c : clip.channels)
+            if (c.node != clip.channels.front().node) return;
+        nodes.push_back(clip.channels.front().node);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    if (std::adjacent_find(nodes.begin(), nodes.end()) != nodes.end())
+        return;  // one node's takes, not a split
+    // Joints of one skin: one character's, not separate objects each with its own animation.
+    const bool oneSkeleton =
+        std::any_of(rig.skins.begin(), rig.skins.end(), [&](const std::vector<int>& joints) {
+            return std::all_of(nodes.begin(), nodes.end(), [&](int node) {
+                return std::find(joints.begin(), joints.end(), node) != joints.end();
+            });
+        });
+    if (!oneSkeleton) return;
+    warnings.push_back("animations: each of the " + n(clips.size()) +
+                       " animations moves one node of its own, an exporter's split of one animation: each is "
+                       "analysed alone and a limb's gets no root; merge them into one to bake the character");
+}
 
 // Key counts and limits were checked by validateDocument; this checks the key data.
 Status buildClips(const Json& document, const Layout& layout,

@@ -213,6 +213,19 @@ Status buildClips(const Json& document, const Layout& layout,
                   const std::vector<SharedBytes>& buffers, const Rig& rig,
                   std::vector<Clip>& clips, std::vector<std::string>& warnings);
 
+// ---- surface.cpp: the body's mesh for the analysis ---------------------------
+
+// Rig::skins, and Rig::surface from the meshes' vertices (skinned: each vertex with its
+// heaviest joint; rigid: with the joint it hangs from). A compressed mesh leaves the
+// surface empty with a note; a vertex weighted to a joint the skin lacks is left out with
+// a warning.
+Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
+                    Rig& rig, std::vector<std::string>& warnings);
+
+// convert.cpp: a warning when every animation moves one node of its own, all joints of one
+// skin: an exporter's split of one animation (COLLADA2GLTF).
+void warnOfSplitAnimation(const Rig& rig, const std::vector<Clip>& clips, std::vector<std::string>& warnings);
+
 }  // namespace rootbake::gltf
 
 // Returns early with the error of a failed Status or Result.

@@ -136,6 +136,8 @@ Status load(const SharedBytes& file, const fs::path& folder, const LoadLimits& l
     ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, limits, asset));
     ROOTBAKE_TRY(validateData(layout, asset.buffers));
     ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips, asset.warnings));
+    ROOTBAKE_TRY(buildSurface(asset.document, layout, asset.buffers, asset.rig, asset.warnings));
+    warnOfSplitAnimation(asset.rig, asset.clips, asset.warnings);
     return Ok{};
 }
 

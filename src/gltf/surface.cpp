@@ -1,0 +1,295 @@
+// The body's mesh as the analysis reads it (Rig::surface): which joints move vertices,
+// and the sole of what each moves. Read only: no mesh is ever re-encoded.
+#include "gltf/internal.h"
+
+#include <glm/mat4x4.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rootbake::gltf {
+
+namespace {
+
+std::string n(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+// x the mesh's height at rest: vertices this close to the lowest of those a joint moves are
+// its sole (a flat foot's, a hoof's, a tread's underside), 3.5 cm on a 1.75 m character.
+constexpr double kSoleBand = 0.02;
+// Vertices read for the surface, at most (every k-th beyond): a sole's centre needs a fraction
+// of a character's 10k-100k, and memory stays 56 MiB whatever a file's instancing says.
+constexpr std::uint64_t kMaxSurfaceVertices = 1u << 20;
+
+// A vertex, with the joint it moves with.
+struct CarriedVertex {
+    int joint = -1;      // rig index
+    glm::dvec3 inJoint;  // in the joint's space
+    double height = 0;   // scene +Y (glTF's up) at rest
+};
+
+std::vector<glm::dmat4> restScene(const Rig& rig) {
+    std::vector<glm::dmat4> scene(rig.size());
+    for (int i = 0; i < rig.size(); ++i) {
+        const glm::dmat4 m = toMatrix(rig.rest[i]);
+        scene[i] = rig.parent[i] < 0 ? m : scene[rig.parent[i]] * m;
+    }
+    return scene;
+}
+
+// What stops a primitive's vertices from being read, or nullptr.
+const char* unreadable(const Json& primitive, const Layout& layout, const Json& attributes) {
+    if (const Json* ext = member(primitive, "extensions"); ext && ext->is_object()) {
+        if (member(*ext, "KHR_draco_mesh_compression"))
+            return "is Draco-compressed (KHR_draco_mesh_compression)";
+    }
+    for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"})
+        if (const Json* a = member(attributes, name))
+            if (const char* why = missingBytes(layout, layout.accessors[a->get<std::size_t>()])) return why;
+    return nullptr;
+}
+
+struct SurfaceBuilder {
+    const Json& document;
+    const Layout& layout;
+    const std::vector<SharedBytes>& buffers;
+    const Rig& rig;
+    std::vector<std::string>& warnings;
+    std::vector<glm::dmat4> scene;
+    std::vector<CarriedVertex> carried;
+    std::vector<float> positions, joints, weights;  // decoded, storage reused
+    std::vector<std::vector<float>> inverseBinds;   // per skin, decoded on first use
+
+    SurfaceBuilder(const Json& d, const Layout& l, const std::vector<SharedBytes>& b, const Rig& r,
+                   std::vector<std::string>& w)
+        : document(d),
+          layout(l),
+          buffers(b),
+          rig(r),
+          warnings(w),
+          scene(restScene(r)),
+          inverseBinds(r.skins.size()) {}
+
+    void carry(int joint, const glm::dvec3& inJoint) {
+        carried.push_back({joint, inJoint, (scene[joint] * glm::dvec4(inJoint, 1.0)).y});
+    }
+
+    // Per joint, the centre of its sole: of the vertices it moves, those within kSoleBand of
+    // its lowest at rest (empty for a joint that moves none).
+    std::vector<std::vector<glm::dvec3>> soles() const {
+        double bottom = std::numeric_limits<double>::infinity(), top = -bottom;
+        std::vector<double> lowest(std::size_t(rig.size()), std::numeric_limits<double>::infinity());
+        for (const CarriedVertex& v : carried) {
+            bottom = std::min(bottom, v.height);
+            top = std::max(top, v.height);
+            lowest[std::size_t(v.joint)] = std::min(lowest[std::size_t(v.joint)], v.height);
+        }
+        const double band = kSoleBand * (top - bottom);
+        std::vector<glm::dvec3> sum(std::size_t(rig.size()), glm::dvec3(0.0));
+        std::vector<std::uint64_t> count(std::size_t(rig.size()), 0);
+        for (const CarriedVertex& v : carried)
+            if (v.height <= lowest[std::size_t(v.joint)] + band) {
+                sum[std::size_t(v.joint)] += v.inJoint;
+                ++count[std::size_t(v.joint)];
+            }
+        std::vector<std::vector<glm::dvec3>> sole(std::size_t(rig.size()));
+        for (std::size_t j = 0; j < sole.size(); ++j)
+            if (count[j] > 0) sole[j].push_back(sum[j] / double(count[j]));
+        return sole;
+    }
+
+    std::vector<float>& decode(const Json& attributes, const char* name, std::vector<float>& out) {
+        out.clear();
+        if (const Json* a = member(attributes, name))
+            decodeAccessor(layout, layout.accessors[a->get<std::size_t>()], buffers, out);
+        return out;
+    }
+
+    // The nearest ancestor-or-self without a mesh: what a rigid mesh rides on.
+    int carrierOf(int node) const {
+        while (node >= 0 && rig.hasMesh[node]) node = rig.parent[node];
+        return node;
+    }
+
+    // A rigid mesh (a robot's part): its vertices move with the joint it hangs from.
+    void addRigid(int meshNode, std::uint64_t every) {
+        const int carrier = carrierOf(meshNode);
+        if (carrier < 0) return;  // a mesh at the top of the scene is no body part
+        const glm::dmat4 toCarrier = glm::inverse(scene[carrier]) * scene[meshNode];
+        for (std::size_t v = 0; v + 2 < positions.size(); v += 3 * every) {
+            const glm::dvec4 p(positions[v], positions[v + 1], positions[v + 2], 1.0);
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+            carry(carrier, glm::dvec3(toCarrier * p));
+        }
+    }
+
+    // A skinned mesh: each vertex moves with the joint of its largest weight (a rigid
+    // approximation of the skin, accurate where one joint dominates: feet, soles, hooves).
+    Status addSkinned(const Json& skin, const Where& skinAt, std::size_t skinIndex,
+                      const std::vector<int>& skinJoints, const Where& at, std::uint64_t every) {
+        std::vector<float>& matrices = inverseBinds[skinIndex];
+        if (!matrices.empty() || skinJoints.empty()) return addWeighted(matrices, skinJoints, at, every);
+        int ibm = -1;
+        ROOTBAKE_TRY(
+            getIndex(skin, skinAt, "inverseBindMatrices", false, layout.accessors.size(), "accessors", ibm));
+        if (ibm >= 0) {
+            const AccessorLayout& a = layout.accessors[std::size_t(ibm)];
+            if (const char* why = missingBytes(layout, a))
+                return fail(Where(skinAt, "inverseBindMatrices"), why);
+            if (a.components != 16 || a.count < skinJoints.size())
+                return fail(Where(skinAt, "inverseBindMatrices"),
+                            "accessors[" + n(std::size_t(ibm)) + "] holds " + n(a.count) + " elements of " +
+                                n(std::size_t(a.components)) + " numbers: " + n(skinJoints.size()) +
+                                " MAT4 expected, one per joint");
+            decodeAccessor(layout, a, buffers, matrices);
+        } else {
+            matrices.assign(skinJoints.size() * 16, 0.0f);  // identity: the joints' bind is the scene's
+            for (std::size_t j = 0; j < skinJoints.size(); ++j)
+                for (int d = 0; d < 4; ++d) matrices[j * 16 + std::size_t(d) * 5] = 1.0f;
+        }
+        return addWeighted(matrices, skinJoints, at, every);
+    }
+
+    Status addWeighted(const std::vector<float>& matrices, const std::vector<int>& skinJoints,
+                       const Where& at, std::uint64_t every) {
+        const std::size_t vertices = positions.size() / 3;
+        if (joints.size() < vertices * 4 || weights.size() < vertices * 4) return Ok{};
+        std::uint64_t outside = 0;
+        for (std::size_t v = 0; v < vertices; v += every) {
+            int best = -1;
+            float bestWeight = 0.0f;
+            for (int k = 0; k < 4; ++k) {
+                const float w = weights[v * 4 + std::size_t(k)];
+                if (!(w > bestWeight)) continue;  // NaN and non-positive weights move nothing
+                best = k;
+                bestWeight = w;
+            }
+            if (best < 0) continue;
+            const float joint = joints[v * 4 + std::size_t(best)];
+            if (!(joint >= 0.0f) || joint >= float(skinJoints.size())) {
+                ++outside;
+                continue;
+            }
+            const std::size_t j = std::size_t(joint);
+            const glm::dvec4 p(positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2], 1.0);
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+            glm::dmat4 inverseBind(1.0);
+            for (int c = 0; c < 16; ++c) inverseBind[c / 4][c % 4] = matrices[j * 16 + std::size_t(c)];
+            const glm::dvec3 inJoint(inverseBind * p);
+            if (!std::isfinite(inJoint.x) || !std::isfinite(inJoint.y) || !std::isfinite(inJoint.z)) continue;
+            carry(skinJoints[j], inJoint);
+        }
+        if (outside > 0)
+            warnings.push_back(at.str() + ": " + n(outside) +
+                               " vertices weigh most on a joint the skin does not have (" +
+                               n(skinJoints.size()) + " joints): left out of the body's ground points");
+        return Ok{};
+    }
+};
+
+}  // namespace
+
+Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
+                    Rig& rig, std::vector<std::string>& warnings) {
+    const Json *nodes = nullptr, *meshes = nullptr, *skins = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
+    ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
+    ROOTBAKE_TRY(getCollection(document, "skins", skins));
+    rig.skins.assign(sizeOf(skins), {});
+    for (std::size_t s = 0; s < sizeOf(skins); ++s)
+        for (const Json& joint : (*skins)[s]["joints"])
+            rig.skins[s].push_back(rig.rigIndexOfGltf[joint.get<std::size_t>()]);
+
+    // The nodes that show each mesh, with their skin (-1: rigid). A skinned mesh shown twice
+    // with one skin is the same body: read once.
+    struct Instance {
+        int node = -1;  // rig index
+        int skin = -1;
+    };
+    std::vector<std::vector<Instance>> shown(sizeOf(meshes));
+    for (int node = 0; node < rig.size(); ++node) {
+        if (!rig.hasMesh[node]) continue;
+        const Json& j = (*nodes)[std::size_t(rig.gltfIndex[node])];
+        const Json* skin = member(j, "skin");
+        Instance instance{node, skin ? int(skin->get<std::size_t>()) : -1};
+        std::vector<Instance>& list = shown[j["mesh"].get<std::size_t>()];
+        if (instance.skin < 0 || std::none_of(list.begin(), list.end(),
+                                              [&](const Instance& i) { return i.skin == instance.skin; }))
+            list.push_back(instance);
+    }
+    // Every primitive's accessors must hold bytes: a compressed one leaves the joints to stand
+    // for the body; one without a bufferView (zeros) is no surface. The vertices read are at
+    // most kMaxSurfaceVertices, every k-th beyond.
+    std::uint64_t total = 0;
+    for (std::size_t m = 0; m < shown.size(); ++m) {
+        if (shown[m].empty()) continue;
+        const Json& primitives = (*meshes)[m]["primitives"];
+        for (std::size_t p = 0; p < primitives.size(); ++p) {
+            const Json& attributes = primitives[p]["attributes"];
+            if (const char* why = unreadable(primitives[p], layout, attributes)) {
+                rig.surfaceNote = "meshes[" + n(m) + "].primitives[" + n(p) + "] " + why +
+                                  ": the joints stand for the body";
+                return Ok{};
+            }
+            if (const Json* a = member(attributes, "POSITION"))
+                total += layout.accessors[a->get<std::size_t>()].count * shown[m].size();
+        }
+    }
+    const std::uint64_t every =
+        std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
+
+    SurfaceBuilder builder(document, layout, buffers, rig, warnings);
+    const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
+    bool anyMesh = false;
+    for (std::size_t m = 0; m < shown.size(); ++m) {
+        if (shown[m].empty()) continue;
+        const Where meshAt(allMeshes, m);
+        const Where primitivesAt(meshAt, "primitives");
+        const Json& primitives = (*meshes)[m]["primitives"];
+        for (std::size_t p = 0; p < primitives.size(); ++p) {
+            const Where at(primitivesAt, p);
+            const Json& attributes = primitives[p]["attributes"];
+            const auto accessor = [&](const char* name) -> const AccessorLayout* {
+                const Json* a = member(attributes, name);
+                return a ? &layout.accessors[a->get<std::size_t>()] : nullptr;
+            };
+            const AccessorLayout* position = accessor("POSITION");
+            const AccessorLayout* joints = accessor("JOINTS_0");
+            const AccessorLayout* weights = accessor("WEIGHTS_0");
+            if (!position || position->view < 0) continue;  // no vertices, or zeros only
+            if (position->components != 3 || (joints && joints->components != 4) ||
+                (weights && weights->components != 4)) {
+                warnings.push_back(at.str() +
+                                   ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left out of "
+                                   "the body's ground points");
+                continue;
+            }
+            anyMesh = true;
+            builder.decode(attributes, "POSITION", builder.positions);
+            const bool weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
+            if (weighted) {
+                builder.decode(attributes, "JOINTS_0", builder.joints);
+                builder.decode(attributes, "WEIGHTS_0", builder.weights);
+            }
+            for (const Instance& instance : shown[m]) {
+                if (instance.skin < 0) {
+                    builder.addRigid(instance.node, every);
+                } else if (weighted) {  // a skinned mesh without weights moves with no joint
+                    const std::size_t s = std::size_t(instance.skin);
+                    ROOTBAKE_TRY(
+                        builder.addSkinned((*skins)[s], Where(allSkins, s), s, rig.skins[s], at, every));
+                }
+            }
+        }
+    }
+    if (!anyMesh) {
+        rig.surfaceNote = "the asset has no mesh: the joints stand for the body";
+        return Ok{};
+    }
+    rig.surface = builder.soles();
+    return Ok{};
+}
+
+}  // namespace rootbake::gltf
