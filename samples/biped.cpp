@@ -491,7 +491,8 @@ ClipTruth truthOf(const Gait& gait, const std::string& name, double durationScal
     truth.averageSpeed = truth.strideLength / truth.duration;
     truth.extractsRotation = std::abs(truth.turn) >= 10.0 * kPi / 180.0;
     if (truth.strideLength > 0.0) truth.travelDirection = truth.stride / truth.strideLength;
-    if (truth.source == "footContact") truth.contactNodes = {"LeftToe", "RightToe"};
+    // The toes move no vertex of the Body (a box is bound to its bone's parent): the feet carry the soles.
+    if (truth.source == "footContact") truth.contactNodes = {"LeftFoot", "RightFoot"};
     return truth;
 }
 

@@ -62,17 +62,17 @@ TEST_CASE("analyze: the biped's clips match their closed form") {
 
 TEST_CASE("analyze: planted intervals of the in-place walk") {
     // samples/README.md: left planted over [0, 0.6], right over [0, 0.1] and [0.5, 1.0] (s). The
-    // reported intervals use a 1% height band, which the toe leaves within a few samples of lift-off.
+    // reported intervals use a 1% height band, which the sole leaves within a few samples of lift-off.
     const ClipAnalysis a = analyze("walk_inplace");
     REQUIRE(a.planting.size() == 2);
     for (const ContactPlanting& p : a.planting) {
         const std::string name = nodeLabel(biped().rig, p.node);
         REQUIRE(!p.planted.empty());
-        if (name == "LeftToe") {
+        if (name == "LeftFoot") {
             CHECK(p.planted.front().start == 0.0);
             CHECK(std::abs(p.planted.front().end - 0.6) <= 0.06);
         } else {
-            CHECK(name == "RightToe");
+            CHECK(name == "RightFoot");
             REQUIRE(p.planted.size() >= 2);
             CHECK(std::abs(p.planted.front().end - 0.1) <= 0.06);
             CHECK(std::abs(p.planted[1].start - 0.5) <= 0.06);

@@ -302,6 +302,59 @@ TEST_CASE("bake: corpus root clips play in place and the track gives their motio
     }
 }
 
+TEST_CASE("bake: on every corpus asset, no channel but the reported root's changes") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // The bake takes the travel and turn out of the root's keys and nothing else: every other
+    // channel of every clip keeps its keys to the bit (a tread segment or a limb is no root,
+    // docs/analysis.md "Root"). Every .glb/.gltf of the corpus, whatever its number.
+    int assets = 0, rewritten = 0, kept = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(shared / "corpus")) {
+        const fs::path file = entry.path();
+        if (file.string().find("/bad/") != std::string::npos) continue;
+        if (file.extension() != ".glb" && file.extension() != ".gltf") continue;
+        CAPTURE(file.string());
+        auto input = loadAsset(file);
+        REQUIRE(input.ok());
+        const std::vector<std::uint8_t> bytes = readBytes(file);
+        BakeSettings settings;
+        settings.rewrite.container = Container::Glb;  // self-contained: loads back from memory
+        settings.inputName = file.filename().string();
+        settings.outputName = "out.glb";
+        auto baked = bakeAsset(*input, bytes, settings);
+        REQUIRE(baked.ok());
+        const Asset output = mustLoad(test::wholeOutput(baked->asset), "out.glb");
+        REQUIRE(output.clips.size() == input->clips.size());
+        for (std::size_t a = 0; a < input->clips.size(); ++a) {
+            const int root = baked->clips[a].analysis.root;
+            const int rootGltf = root >= 0 ? input->rig.gltfIndex[root] : -1;
+            for (const Channel& before : input->clips[a].channels) {
+                const auto after =
+                    std::find_if(output.clips[a].channels.begin(), output.clips[a].channels.end(),
+                                 [&](const Channel& c) { return c.gltfChannel == before.gltfChannel; });
+                REQUIRE(after != output.clips[a].channels.end());
+                const int node = input->rig.gltfIndex[before.node];
+                CHECK(output.rig.gltfIndex[after->node] == node);
+                CHECK(after->path == before.path);
+                if (node == rootGltf && !baked->clips[a].channels.empty()) {
+                    ++rewritten;
+                    continue;
+                }
+                CAPTURE(input->clips[a].name);
+                CAPTURE(node);
+                CHECK(after->interpolation == before.interpolation);
+                CHECK(after->times == before.times);
+                CHECK(after->values == before.values);
+                ++kept;
+            }
+        }
+        ++assets;
+    }
+    MESSAGE(assets << " corpus assets: " << kept << " channels kept to the bit, " << rewritten
+                   << " root channels rewritten");
+    CHECK(assets > 0);
+    CHECK(kept > 0);
+}
+
 // ---- the executable -------------------------------------------------------------------
 
 TEST_CASE("bake (executable): writes the asset and its sidecar, deterministically") {

@@ -384,7 +384,7 @@ TEST_CASE("cli: --verbose prints each decision's reason") {
     CHECK(contains(e.out, "animations[0] \"walk\": root; root: Hips"));
     CHECK(contains(e.out, "animations[2] \"run_inplace\": footContact;"));
     const SplitExit inspect = runExeSplit("inspect " + q(a.root / "walker.glb") + " -v");
-    CHECK(contains(inspect.out, "      planted LeftToe: 0.000-"));  // the contacts' planted intervals
+    CHECK(contains(inspect.out, "      planted LeftFoot: 0.000-"));  // the contacts' planted intervals
     CHECK(contains(inspect.out, "      loop seam: "));
 }
 

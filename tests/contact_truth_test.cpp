@@ -94,11 +94,12 @@ TEST_CASE("contacts: the stances are read 120 times a second whatever the track'
     CHECK(std::abs(error(at30->strideLength, truth)) <= 0.005);
 
     // maxSamples bounds the readings too: with room for the track's node positions only
-    // (50 samples x 26 nodes <= 8 x maxSamples, twice as many readings not), the contacts are
-    // read at the track's rate and the stride is still deduced.
+    // (50 samples x 31 nodes, the rig's 26 and its 5 limb ends' soles, <= 8 x maxSamples, twice
+    // as many readings not), the contacts are read at the track's rate and the stride is still
+    // deduced.
     Options tight;
     tight.samplesPerSecond = 60.0;
-    tight.maxSamples = 170;
+    tight.maxSamples = 200;
     auto bounded = analyzeClip(asset->rig, *run, tight);
     REQUIRE_MESSAGE(bounded.ok(), (bounded.ok() ? "" : bounded.error().message));
     CHECK(bounded->source == Source::FootContact);

@@ -360,8 +360,8 @@ TEST_CASE("report: the biped's page is well-formed and each clip's section holds
     for (const std::string name : {"walk_inplace", "run_inplace"}) {
         CAPTURE(name);
         const std::string s = section(name.c_str());
-        CHECK(s.find(">LeftToe</text>") != std::string::npos);
-        CHECK(s.find(">RightToe</text>") != std::string::npos);
+        CHECK(s.find(">LeftFoot</text>") != std::string::npos);
+        CHECK(s.find(">RightFoot</text>") != std::string::npos);
         CHECK((s.find("flight: no contact planted") != std::string::npos) == (name == "run_inplace"));
     }
     // The jump list links to every clip.
@@ -377,7 +377,9 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
     CHECK(horizontalExtent(walk.bakedRootPath) < 0.1);
     CHECK(walk.lanes.empty());  // a root clip: the analysis read no contacts
     CHECK(walk.marks.empty());
-    // Footholds as the baked walk plays with its motion (samples/README.md: toe = ankle + 0.14 along +Z).
+    // Footholds as the baked walk plays with its motion: the soles' centres (samples/README.md: the
+    // foot is flat when planted, its box's underside runs from the ankle - 0.03 to + 0.17 along +Z,
+    // so its centre is the ankle + 0.07).
     for (const std::string name : {"walk_inplace"}) {
         const report::ClipReport& c = bipedClip(name);
         CAPTURE(name);
@@ -391,8 +393,10 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
         struct Foothold {
             const char* lane;
             double from, to, x, z;  // the interval's start (s) between from and to
-        } expected[] = {{"LeftToe", 0.0, 0.0, 0.09, 0.50},   {"LeftToe", 0.9, 1.0, 0.09, 1.70},
-                        {"RightToe", 0.0, 0.0, -0.09, -0.10}, {"RightToe", 0.4, 0.5, -0.09, 1.10}};
+        } expected[] = {{"LeftFoot", 0.0, 0.0, 0.09, 0.43},
+                        {"LeftFoot", 0.9, 1.0, 0.09, 1.63},
+                        {"RightFoot", 0.0, 0.0, -0.09, -0.17},
+                        {"RightFoot", 0.4, 0.5, -0.09, 1.03}};
         for (const Foothold& f : expected) {
             CAPTURE(f.lane);
             CAPTURE(f.from);
@@ -536,7 +540,7 @@ TEST_CASE("report: no planted lanes for a clip without contacts") {
         CHECK(c.lanes.size() == c.analysis.contacts.size());
         CHECK((section.find("<svg class=\"timeline\"") != std::string::npos) == contacts);
         CHECK((section.find("Contact timeline") != std::string::npos) == contacts);
-        CHECK((section.find(">LeftToe</text>") != std::string::npos) == contacts);
+        CHECK((section.find(">LeftFoot</text>") != std::string::npos) == contacts);
         if (!contacts) {
             CHECK(c.marks.empty());  // no footholds in the top view either
             CHECK(section.find("<th>Contacts</th><td>none") != std::string::npos);

@@ -181,7 +181,8 @@ TEST_CASE("verify: the baked biped's planted feet skate under 3% of the speed") 
         CAPTURE(name);
         const Verified v = verifyClip(name);
         // The contacts: the sidecar's for footContact clips, the candidates for root clips.
-        CHECK(names(biped().asset.rig, v.motion.contacts) == std::vector<std::string>{"LeftToe", "RightToe"});
+        CHECK(names(biped().asset.rig, v.motion.contacts) ==
+              std::vector<std::string>{"LeftFoot", "RightFoot"});
         CHECK(v.skate.averageSpeed ==
               doctest::Approx(v.truth.averageSpeed).epsilon(0.005));
         // Every stance is measured: each toe is planted 60% (walks) or 1/3 (run) of a cycle.

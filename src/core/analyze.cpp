@@ -144,6 +144,12 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
         }
     }
     if (options.source == SourceChoice::Root) return std::optional<core::Travel>{};
+    // A clip that moves in position only parts inside a skeleton (a tread, the one limb of an
+    // exporter's split) moves no character: its feet have no gait to read.
+    const bool movesParts =
+        in.root < 0 && std::any_of(in.clip.channels.begin(), in.clip.channels.end(),
+                                   [](const Channel& c) { return c.path == Path::Translation; });
+    if (movesParts && options.source != SourceChoice::FootContact) return std::optional<core::Travel>{};
     if (rootFirst) {
         auto contactFrames = sampleContactFrames(in.rig, in.clip, options, out, frames.count - 1);
         if (!contactFrames) return contactFrames.error();
@@ -266,13 +272,13 @@ Result<glm::dvec3> checkedUpAxis(const Options& options) {
 // The clip's frame of reference: its root (with the reason line begun), its character node
 // and the root's channels. False when the clip animates no transform node (out says so).
 Result<bool> chooseFrameOfReference(const Rig& rig, const Clip& clip, const Options& options,
-                                    NodeChannels& rootChannels, ClipAnalysis& out) {
+                                    const glm::dvec3& up, NodeChannels& rootChannels, ClipAnalysis& out) {
     const std::vector<int> animated = core::animatedNodes(rig, clip);
     if (animated.empty()) {
         out.reason = "clip animates no transform node";
         return false;
     }
-    auto root = core::chooseRoot(rig, clip, options, animated);
+    auto root = core::chooseRoot(rig, clip, options, animated, up);
     if (!root) return root.error();
     out.root = root->root;
     out.reason = root->reason;
@@ -331,13 +337,15 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
 
 }  // namespace
 
-Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+namespace {
+
+Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& options) {
     ClipAnalysis out;
     auto up = checkedUpAxis(options);
     if (!up) return up.error();
     out.upAxis = *up;
     NodeChannels rootChannels;
-    auto animates = chooseFrameOfReference(rig, clip, options, rootChannels, out);
+    auto animates = chooseFrameOfReference(rig, clip, options, *up, rootChannels, out);
     if (!animates) return animates.error();
     if (!*animates) return out;
     auto sampled = sampleClip(rig, clip, options, rootChannels, out);
@@ -366,6 +374,20 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
     fillTrack(rig, clip, options, rootChannels, frames, sampled->plan, std::move(translation), std::move(turn.yaw), out);
     core::addWarnings(out, options, rootChannels);
+    return out;
+}
+
+}  // namespace
+
+Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    // rootbake's contacts are points of the body's mesh, posed as nodes of their own
+    // (docs/analysis.md, "Contacts"); Babylon's rule reads joints.
+    if (options.contactRule != ContactRule::Stance || !rig.hasSurface()) return analyzeOn(rig, clip, options);
+    const Rig body = core::withGroundPoints(rig);
+    auto out = analyzeOn(body, clip, options);
+    if (!out) return out;
+    for (int& contact : out->contacts) contact = core::jointOf(body, contact);
+    for (ContactPlanting& planting : out->planting) planting.node = core::jointOf(body, planting.node);
     return out;
 }
 

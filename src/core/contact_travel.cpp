@@ -62,7 +62,7 @@ Result<ContactSet> chooseContacts(const StageInput& in) {
     }
     auto nodes = namedContacts(in.rig, in.options);
     if (!nodes) return nodes.error();
-    return givenContacts(in.frames, std::move(*nodes), in.up);
+    return givenContacts(in.rig, in.frames, *nodes, in.up);
 }
 
 // Where a contact is within `ceiling` of the ground, as time ranges of the frames.
@@ -85,10 +85,20 @@ ContactPlanting plantedIntervals(const Frames& frames, int node, double ceiling,
 
 Result<std::vector<int>> contactCandidates(const Rig& rig, const Clip& clip, const Options& options, int root,
                                            int character, const glm::dvec3& up, double height) {
-    if (!options.contactNodes.empty()) return namedContacts(rig, options);
-    const int base = contactBase(root, character);
-    if (options.contactRule == ContactRule::Babylon) return leafJoints(rig, base);
-    return sortLimbEnds(rig, clip, base, character, up, height, options.thresholds).legs;
+    std::vector<int> joints;
+    if (!options.contactNodes.empty()) {
+        auto named = namedContacts(rig, options);
+        if (!named) return named.error();
+        joints = std::move(*named);
+    } else {
+        const int base = contactBase(root, character);
+        if (options.contactRule == ContactRule::Babylon) return leafJoints(rig, base);
+        joints = sortLimbEnds(rig, clip, base, character, up, height, options.thresholds).legs;
+    }
+    std::vector<int> nodes;
+    for (int joint : joints)
+        for (int point : groundPointsOrSelf(rig, joint)) nodes.push_back(point);
+    return nodes;
 }
 
 Result<ContactReading> measureContactTravel(const StageInput& in, const std::vector<double>* yaw,
@@ -114,7 +124,7 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     if (factor > 1) {
         finer = refineFrames(in.rig, in.clip, frames, factor, in.character, in.root, contacts.nodes);
         if (Status s = checkFinite(in.rig, finer); !s) return s.error();
-        contacts.lowest = givenContacts(finer, contacts.nodes, in.up).lowest;
+        contacts.lowest = lowestHeights(finer, contacts.nodes, in.up);
         if (yaw) finerYaw = measureRootYaw(finer, in.up);
     }
     const Frames& reading = factor > 1 ? finer : frames;

@@ -92,7 +92,7 @@ LimbEnds sortLimbEnds(const Rig& rig, const Clip& clip, int base, int character,
     std::vector<std::uint8_t> animated(rig.size(), 0);
     for (const Channel& c : clip.channels) animated[c.node] = 1;
     const std::vector<double> restHeight = restHeights(rig, character, up);
-    for (int n : leafJoints(rig, base)) {
+    for (int n : limbEnds(rig, base)) {
         if (n == base) continue;
         // A limb the clip does not move cannot step: some joint from the leaf up to (not
         // including) base is animated. A helper parked at the floor under the hips is not.
@@ -125,6 +125,32 @@ LimbEnds sortLimbEnds(const Rig& rig, const Clip& clip, int base, int character,
     return ends;
 }
 
+std::vector<int> groundPointsOrSelf(const Rig& rig, int joint) {
+    std::vector<int> points = groundPointsOf(rig, joint);
+    if (points.empty()) points.push_back(joint);
+    return points;
+}
+
+namespace {
+
+// Of a joint's ground points (itself without), the one that comes lowest in the clip: the
+// part of the limb that reaches the ground (a sole, a hoof, the foot inside a shin's mesh).
+std::pair<int, double> lowestPoint(const Rig& rig, const Frames& frames, int joint, const glm::dvec3& up) {
+    std::pair<int, double> best{-1, std::numeric_limits<double>::infinity()};
+    for (int point : groundPointsOrSelf(rig, joint)) {
+        const double h = heightAt(frames, lowestSample(frames, point, up), point, up);
+        if (h < best.second) best = {point, h};
+    }
+    return best;
+}
+
+// Where the contacts' points come from, when not from the body's mesh.
+std::string surfaceSource(const Rig& rig) {
+    return rig.hasSurface() || rig.surfaceNote.empty() ? std::string() : "; " + rig.surfaceNote;
+}
+
+}  // namespace
+
 ContactSet findContacts(const Rig& rig, const Frames& frames, const LimbEnds& ends, const glm::dvec3& up,
                         double height, const Thresholds& thresholds) {
     ContactSet set;
@@ -135,27 +161,38 @@ ContactSet findContacts(const Rig& rig, const Frames& frames, const LimbEnds& en
         return set;
     }
     // Of the legs' ends, those that reach the ground.
-    std::vector<double> lowest;
-    for (int n : ends.legs) lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
+    std::vector<std::pair<int, double>> lowest;
+    for (int n : ends.legs) lowest.push_back(lowestPoint(rig, frames, n, up));
     double legGround = std::numeric_limits<double>::infinity();
-    for (double l : lowest) legGround = std::min(legGround, l);
-    for (size_t l = 0; l < ends.legs.size(); ++l) {
-        if (lowest[l] > legGround + thresholds.contactHeightBand * height) continue;
-        set.nodes.push_back(ends.legs[l]);
-        set.lowest.push_back(lowest[l]);
+    for (const auto& l : lowest) legGround = std::min(legGround, l.second);
+    for (const auto& [point, low] : lowest) {
+        if (low > legGround + thresholds.contactHeightBand * height) continue;
+        set.nodes.push_back(point);
+        set.lowest.push_back(low);
     }
     if (!ends.arms.empty())
         reason += "; left out, hanging from higher than the legs: " + list(rig, ends.arms);
-    set.reason = "contacts (limb ends that reach the ground): " + list(rig, set.nodes) + reason;
+    set.reason =
+        "contacts (limb ends that reach the ground): " + list(rig, set.nodes) + reason + surfaceSource(rig);
     return set;
 }
 
-ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up) {
+ContactSet givenContacts(const Rig& rig, const Frames& frames, const std::vector<int>& joints,
+                         const glm::dvec3& up) {
     ContactSet set;
-    set.nodes = std::move(nodes);
-    for (int n : set.nodes) set.lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
+    for (int joint : joints) {
+        const auto [point, low] = lowestPoint(rig, frames, joint, up);
+        set.nodes.push_back(point);
+        set.lowest.push_back(low);
+    }
     set.reason = "contacts: given";
     return set;
+}
+
+std::vector<double> lowestHeights(const Frames& frames, const std::vector<int>& nodes, const glm::dvec3& up) {
+    std::vector<double> lowest;
+    for (int n : nodes) lowest.push_back(heightAt(frames, lowestSample(frames, n, up), n, up));
+    return lowest;
 }
 
 namespace {

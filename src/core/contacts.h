@@ -20,6 +20,28 @@ struct ContactSet {
 // Joints (nodes without a mesh) under base with no joint below them.
 std::vector<int> leafJoints(const Rig& rig, int base);
 
+// ---- the body's ground points (body.cpp) ----------------------------------------
+
+// Rig::hasMesh of a ground point that withGroundPoints adds: a point of the mesh (so no
+// rule about joints counts it), posed like a node.
+inline constexpr std::uint8_t kGroundPoint = 2;
+bool isGroundPoint(const Rig& rig, int node);
+// The ends of the limbs under base: with the body's mesh, the joints that move some of it
+// with no such joint below them (a pole target, an `_end` tip or a helper moves none);
+// without a mesh, or when no joint under base moves it, the leaf joints.
+std::vector<int> limbEnds(const Rig& rig, int base);
+// The rig with the Rig::surface points of every limb end of the scene added as nodes of
+// their own (children at their rest offsets, named as their joint, never animated), so that
+// sampling poses them like joints. The file's nodes keep their indices.
+Rig withGroundPoints(const Rig& rig);
+// The ground points withGroundPoints gave a joint (none for a rig without them).
+std::vector<int> groundPointsOf(const Rig& rig, int joint);
+// The joint a ground point moves with; any other node itself.
+int jointOf(const Rig& rig, int node);
+// Where a joint touches the ground, in its own space: its sole (Rig::surface) where the rig's
+// mesh was read and the joint moves some of it, else its origin. What verify and report follow.
+glm::dvec3 soleOf(const Rig& rig, int joint);
+
 // Babylon.js's rule: the leaves under base whose lowest point comes within 0.1 H of
 // the lowest leaf's.
 ContactSet findLowestLeaves(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up, double height);
@@ -40,8 +62,14 @@ LimbEnds sortLimbEnds(const Rig& rig, const Clip& clip, int base, int character,
 ContactSet findContacts(const Rig& rig, const Frames& frames, const LimbEnds& ends, const glm::dvec3& up,
                         double height, const Thresholds& thresholds);
 
-// Nodes given by the caller: their lowest points, nothing left out.
-ContactSet givenContacts(const Frames& frames, std::vector<int> nodes, const glm::dvec3& up);
+// Joints given by the caller: each one's ground point that comes lowest (itself without
+// them), nothing left out.
+ContactSet givenContacts(const Rig& rig, const Frames& frames, const std::vector<int>& joints,
+                         const glm::dvec3& up);
+// Each node's lowest height over the frames, along up.
+std::vector<double> lowestHeights(const Frames& frames, const std::vector<int>& nodes, const glm::dvec3& up);
+// A joint's ground points, or the joint itself when it has none: what the frames must pose.
+std::vector<int> groundPointsOrSelf(const Rig& rig, int joint);
 
 struct StanceTravel {
     // Per interval i (between samples i and i + 1): the ground step with the turn so far

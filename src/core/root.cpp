@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <string_view>
 
 namespace rootbake {
@@ -36,7 +37,7 @@ bool isDescendant(const Rig& rig, int node, int ancestor) {
 }
 
 Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& options,
-                              const std::vector<int>& animated) {
+                              const std::vector<int>& animated, const glm::dvec3& up) {
     RootChoice choice;
     if (!options.rootNode.empty()) {
         choice.root = findNode(rig, options.rootNode);
@@ -44,10 +45,15 @@ Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& o
         choice.reason = "root: " + nodeLabel(rig, choice.root) + " (given)";
         return choice;
     }
-    choice.root = findRoot(rig, clip);
+    choice.root = findRoot(rig, clip, up);
     if (choice.root >= 0)
         choice.reason = "root: " + nodeLabel(rig, choice.root) + " - position-animated, " +
                         std::to_string(animatedDescendantCounts(rig, animated)[choice.root]) + " animated descendants";
+    else if (std::any_of(clip.channels.begin(), clip.channels.end(),
+                         [](const Channel& c) { return c.path == Path::Translation; }))
+        choice.reason =
+            "root: none - every node the clip moves in position is a part inside a skeleton (it does "
+            "not hold all of its skin's joints at the ground)";
     else
         choice.reason = "root: none - the clip animates no position";
     return choice;
@@ -110,8 +116,83 @@ int findNode(const Rig& rig, const NodeRef& ref) {
     return -1;
 }
 
-int findRoot(const Rig& rig, const Clip& clip) {
+namespace core {
+
+namespace {
+
+// The joints of each skin that make up the character's body: those that move its mesh, or
+// every joint of a skin whose mesh was not read.
+std::vector<std::vector<int>> bodyJoints(const Rig& rig) {
+    std::vector<std::vector<int>> skins;
+    for (const std::vector<int>& joints : rig.skins) {
+        std::vector<int> moving;
+        for (int j : joints)
+            if (rig.movesMesh(j)) moving.push_back(j);
+        skins.push_back(moving.empty() ? joints : std::move(moving));
+    }
+    return skins;
+}
+
+}  // namespace
+
+Skeletons skeletonsOf(const Rig& rig, const glm::dvec3& up) {
+    std::vector<glm::dmat4> scene(rig.size());
+    for (int n = 0; n < rig.size(); ++n) {
+        const glm::dmat4 m = toMatrix(rig.rest[n]);
+        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
+    }
+    // A joint's lowest point at rest: of the mesh it moves, else its own origin.
+    auto lowest = [&](int j) {
+        double low = glm::dot(glm::dvec3(scene[j][3]), up);
+        if (rig.movesMesh(j)) {
+            low = std::numeric_limits<double>::infinity();
+            for (const glm::dvec3& p : rig.surface[j])
+                low = std::min(low, glm::dot(glm::dvec3(scene[j] * glm::dvec4(p, 1.0)), up));
+        }
+        return low;
+    };
+    Skeletons out;
+    out.body.assign(std::size_t(rig.size()), 0);
+    for (const std::vector<int>& joints : bodyJoints(rig)) {
+        for (int j : joints) out.body[std::size_t(j)] = 1;
+        std::vector<double> low;
+        double bottom = std::numeric_limits<double>::infinity(), top = -bottom;
+        for (int j : joints) {
+            low.push_back(lowest(j));
+            bottom = std::min(bottom, low.back());
+            top = std::max(top, glm::dot(glm::dvec3(scene[j][3]), up));
+        }
+        std::vector<int> atGround;
+        for (std::size_t k = 0; k < joints.size(); ++k)
+            if (low[k] <= bottom + kRestGroundBand * std::max(0.0, top - bottom))
+                atGround.push_back(joints[k]);
+        out.ground.push_back(std::move(atGround));
+    }
+    return out;
+}
+
+bool carriesSkeleton(const Rig& rig, const Skeletons& skeletons, int node) {
+    const auto holds = [&](int j) { return j == node || isDescendant(rig, j, node); };
+    bool inSkin = false, carriesGround = false;
+    for (std::size_t s = 0; s < rig.skins.size(); ++s) {
+        if (!std::any_of(rig.skins[s].begin(), rig.skins[s].end(), holds)) continue;
+        inSkin = true;
+        const std::vector<int>& ground = skeletons.ground[s];
+        carriesGround =
+            carriesGround || (!ground.empty() && std::all_of(ground.begin(), ground.end(), holds));
+    }
+    bool bodyAbove = false;
+    for (int p = rig.parent[node]; p >= 0 && !bodyAbove; p = rig.parent[p])
+        bodyAbove = skeletons.body[std::size_t(p)];
+    // A node that holds no skin's joint (a prop, a rig without skins) is no part of one.
+    return !inSkin || carriesGround || !bodyAbove;
+}
+
+}  // namespace core
+
+int findRoot(const Rig& rig, const Clip& clip, const glm::dvec3& up) {
     const std::vector<int> animated = core::animatedNodes(rig, clip);
+    const core::Skeletons skeletons = core::skeletonsOf(rig, up);
     const std::vector<int> below = core::animatedDescendantCounts(rig, animated);
     std::vector<std::uint8_t> translated(rig.size(), 0);
     for (const Channel& c : clip.channels)
@@ -120,7 +201,10 @@ int findRoot(const Rig& rig, const Clip& clip) {
     for (int node : animated) {
         if (!translated[node]) continue;
         const int count = below[node];
-        if (count > bestCount || (count == bestCount && best >= 0 && core::isDescendant(rig, best, node))) {
+        const bool better =
+            count > bestCount || (count == bestCount && best >= 0 && core::isDescendant(rig, best, node));
+        // A part inside the skeleton (a tread segment, a wheel, one limb) is not the character's root.
+        if (better && core::carriesSkeleton(rig, skeletons, node)) {
             best = node;
             bestCount = count;
         }

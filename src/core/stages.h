@@ -46,6 +46,21 @@ std::vector<int> animatedNodes(const Rig& rig, const Clip& clip);
 // Per node, how many animated nodes are below it.
 std::vector<int> animatedDescendantCounts(const Rig& rig, const std::vector<int>& animated);
 bool isDescendant(const Rig& rig, int node, int ancestor);
+// x the skin's height at rest: a body joint whose lowest point at rest is this close to the
+// skin's lowest stands on the ground (feet, hooves, treads, wheels), as contactHeightBand.
+constexpr double kRestGroundBand = 0.1;
+struct Skeletons {
+    // Per Rig::skins entry, its body joints (those that move the mesh; all without one) whose
+    // lowest point at rest is at the ground (kRestGroundBand).
+    std::vector<std::vector<int>> ground;
+    std::vector<std::uint8_t> body;  // per node: 1 for a body joint of some skin
+};
+Skeletons skeletonsOf(const Rig& rig, const glm::dvec3& up);
+// The top of a character's skeleton, not a part inside it (a tread segment, a wheel, one
+// limb, the spine): no body joint of its skins is above it (an IK rig's body, whose feet hang
+// from a control bone), or it holds every ground joint of some skin it holds joints of (the
+// hips hold both feet, a quadruped's root all four), or it holds no skin's joint at all.
+bool carriesSkeleton(const Rig& rig, const Skeletons& skeletons, int node);
 
 struct RootChoice {
     int root = -1;
@@ -53,7 +68,7 @@ struct RootChoice {
 };
 // The root named in the options, else findRoot's.
 Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& options,
-                              const std::vector<int>& animated);
+                              const std::vector<int>& animated, const glm::dvec3& up = {0.0, 1.0, 0.0});
 
 // The character node named in the options (an unanimated ancestor of anchor), else -1.
 Result<int> chooseCharacter(const Rig& rig, const Clip& clip, const Options& options, int anchor);

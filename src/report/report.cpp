@@ -3,6 +3,7 @@
 // picture keeps its colours; colours are the Okabe-Ito palette, and every
 // series also differs in dash or mark shape, for colour blindness and print.
 #include "report/report.h"
+#include "core/contacts.h"
 #include "rootbake/num.h"
 
 #include <glm/geometric.hpp>
@@ -978,6 +979,8 @@ std::vector<std::vector<glm::dvec3>> playBack(const Rig& rig, const Clip& clip, 
     std::vector<Transform> local(rig.size());
     std::vector<glm::dmat4> scene(rig.size());
     std::vector<std::vector<glm::dvec3>> played(a.planting.size(), std::vector<glm::dvec3>(count));
+    std::vector<glm::dvec4> soles;  // where each contact touches the ground, in its joint's space
+    for (const ContactPlanting& p : a.planting) soles.push_back(glm::dvec4(core::soleOf(rig, p.node), 1.0));
     auto toCharacter = [&] { return a.character >= 0 ? glm::inverse(scene[a.character]) : glm::dmat4(1.0); };
     for (int i = 0; i < count; ++i) {
         const double t = a.from + times[i];
@@ -992,7 +995,8 @@ std::vector<std::vector<glm::dvec3>> playBack(const Rig& rig, const Clip& clip, 
         if (a.root >= 0) out.bakedRootPath.push_back(glm::dvec3(m * scene[a.root][3]));
         const glm::dquat turn = glm::angleAxis(a.track.yaw[i], a.upAxis);
         for (std::size_t k = 0; k < a.planting.size(); ++k)
-            played[k][i] = turn * glm::dvec3(m * scene[a.planting[k].node][3]) + a.track.translation[i];
+            played[k][i] =
+                turn * glm::dvec3(m * scene[a.planting[k].node] * soles[k]) + a.track.translation[i];
     }
     if (!out.bakedInPlace) out.sourceRootPath = out.bakedRootPath;  // the same clip
     return played;

@@ -1,6 +1,7 @@
 // measureSkate: the in-place clip replayed with the runtime, and how fast planted
 // contacts slide (verify.h says how each figure is defined).
 #include "verify/verify.h"
+#include "core/contacts.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
@@ -60,17 +61,29 @@ struct Poser {
     }
 };
 
+// Per contact, the point that touches the ground in its joint's space: its sole when the
+// rig's mesh was read (Rig::surface, the analysis's ground point), else the joint itself.
+std::vector<glm::dvec4> groundPoints(const Rig& rig, const std::vector<int>& contacts) {
+    std::vector<glm::dvec4> points;
+    for (int c : contacts) points.push_back(glm::dvec4(core::soleOf(rig, c), 1.0));
+    return points;
+}
+
 // Contact positions of one variant, [frame * contacts + contact].
 struct Replay {
     std::vector<glm::dvec3> position;
-    void record(const Poser& poser, const ClipMotion& motion, const rt::NodeTransform& character) {
-        for (int c : motion.contacts)
-            position.push_back(glm::dvec3(poser.world(c, motion.character, character)[3]));
+    void record(const Poser& poser, const ClipMotion& motion, const std::vector<glm::dvec4>& points,
+                const rt::NodeTransform& character) {
+        for (std::size_t c = 0; c < points.size(); ++c)
+            position.push_back(
+                glm::dvec3(poser.world(motion.contacts[c], motion.character, character) * points[c]));
     }
-    void recordCharacterSpace(const Poser& poser, const ClipMotion& motion) {
+    void recordCharacterSpace(const Poser& poser, const ClipMotion& motion,
+                              const std::vector<glm::dvec4>& points) {
         const glm::dmat4 toCharacter =
             motion.character >= 0 ? glm::inverse(poser.scene[motion.character]) : glm::dmat4(1.0);
-        for (int c : motion.contacts) position.push_back(glm::dvec3(toCharacter * poser.scene[c][3]));
+        for (std::size_t c = 0; c < points.size(); ++c)
+            position.push_back(glm::dvec3(toCharacter * poser.scene[motion.contacts[c]] * points[c]));
     }
 };
 
@@ -226,6 +239,7 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     out.measuredSource = sourceClip != nullptr;
     out.averageSpeed = motion.averageSpeed * travelScale;
 
+    const std::vector<glm::dvec4> points = groundPoints(rig, motion.contacts);
     Replay pose, bakedReplay, constantReplay, sourceReplay;
     const rt::RootDelta step = constantStep(motion, dt);
     rt::Playback playback =
@@ -237,12 +251,12 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
         }
         const double t = rt::localTime(playback);  // the same loop bookkeeping places the pose
         inPlace.pose(t);
-        pose.recordCharacterSpace(inPlace, motion);
-        bakedReplay.record(inPlace, motion, baked);
-        constantReplay.record(inPlace, motion, constant);
+        pose.recordCharacterSpace(inPlace, motion, points);
+        bakedReplay.record(inPlace, motion, points, baked);
+        constantReplay.record(inPlace, motion, points, constant);
         if (source) {
             source->pose(t);
-            sourceReplay.record(*source, motion, start);
+            sourceReplay.record(*source, motion, points, start);
         }
     }
 

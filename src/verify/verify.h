@@ -7,7 +7,8 @@
 // Every frame: delta = runtime::advance(playback, track, 1/fps); the in-place
 // pose at runtime::localTime(playback); runtime::applyToLocal(character, delta).
 // A contact's world position is the character's world transform composed with
-// the contact's pose in character space.
+// the contact's pose in character space; the contact is its sole (the analysis's ground
+// point, Rig::surface) where the rig's mesh was read, else the joint itself.
 //
 // Planted, strictly, from the in-place pose in character space (so the same
 // samples are measured however the character is moved):

@@ -1,0 +1,242 @@
+// The body's mesh in the analysis (docs/analysis.md, "The body's ground points" and "Root"):
+// which joints move the mesh, contacts that are points of it, and roots that carry a
+// skeleton. Rigs are the procedural biped (a box per bone, bound to the bone's parent
+// joint) and small rigs built here, whose answers follow from how they are built.
+#include "biped.h"
+#include "core/stages.h"
+#include "gltf/asset.h"
+#include "support.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+using namespace rootbake;
+using test::contains;
+
+namespace {
+
+Asset loadBiped(samples::Biped& biped) {
+    biped = samples::makeBiped();
+    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    REQUIRE(asset.ok());
+    return std::move(*asset);
+}
+
+int nodeNamed(const Rig& rig, const std::string& name) {
+    for (int n = 0; n < rig.size(); ++n)
+        if (rig.name[n] == name) return n;
+    FAIL("no node " << name);
+    return -1;
+}
+
+const Clip& clipNamed(const Asset& asset, const std::string& name) {
+    for (const Clip& c : asset.clips)
+        if (c.name == name) return c;
+    FAIL("no clip " << name);
+    return asset.clips.front();
+}
+
+int addJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 translation) {
+    rig.parent.push_back(parent);
+    Transform rest;
+    rest.translation = translation;
+    rig.rest.push_back(rest);
+    rig.name.push_back(name);
+    rig.gltfIndex.push_back(static_cast<int>(rig.rigIndexOfGltf.size()));
+    rig.rigIndexOfGltf.push_back(rig.size() - 1);
+    rig.hasMesh.push_back(0);
+    if (rig.hasSurface()) rig.surface.emplace_back();
+    return rig.size() - 1;
+}
+
+Channel translationChannel(int node, std::vector<float> times, std::vector<float> values) {
+    Channel c;
+    c.node = node;
+    c.path = Path::Translation;
+    c.times = std::move(times);
+    c.values = std::move(values);
+    return c;
+}
+
+std::set<std::string> contactNames(const Rig& rig, const ClipAnalysis& a) {
+    std::set<std::string> names;
+    for (int n : a.contacts) names.insert(rig.name[n]);
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("body: the loader reads which joints move the biped's mesh, and their points") {
+    samples::Biped biped;
+    const Asset asset = loadBiped(biped);
+    const Rig& rig = asset.rig;
+    REQUIRE(rig.hasSurface());
+    REQUIRE(rig.skins.size() == 1);
+    // Each bone's box is bound to its parent joint: a joint moves the mesh exactly when
+    // some joint hangs from it. The tips (toes, head top, index fingers) move none.
+    for (int n = 0; n < rig.size(); ++n) {
+        if (rig.hasMesh[n]) continue;
+        bool hasJointChild = false;
+        for (int c = 0; c < rig.size(); ++c)
+            hasJointChild = hasJointChild || (rig.parent[c] == n && !rig.hasMesh[c]);
+        CAPTURE(rig.name[n]);
+        CHECK(rig.movesMesh(n) == (hasJointChild && rig.name[n] != "Armature"));
+    }
+    // The foot's box runs from the ankle (0.08 m up) to the toe (on the ground, 0.14 m
+    // ahead), 0.03 m wider on each side: its underside, in the foot's space (at the ankle, no
+    // rotation), is y = -0.08 from z = -0.03 to 0.17, x = -0.03 to 0.03, centred at z = 0.07.
+    const std::vector<glm::dvec3>& foot = rig.surface[nodeNamed(rig, "LeftFoot")];
+    REQUIRE(foot.size() == 1);
+    CHECK(foot[0].x == doctest::Approx(0.0).epsilon(1e-6));
+    CHECK(foot[0].y == doctest::Approx(-0.08).epsilon(1e-6));
+    CHECK(foot[0].z == doctest::Approx(0.07).epsilon(1e-6));
+}
+
+TEST_CASE("body: the biped's contacts are its feet's soles, and their travel is the closed form") {
+    samples::Biped biped;
+    const Asset asset = loadBiped(biped);
+    for (const char* name : {"walk_inplace", "run_inplace"}) {
+        CAPTURE(name);
+        const Clip& clip = clipNamed(asset, name);
+        auto a = analyzeClip(asset.rig, clip, Options{});
+        REQUIRE(a.ok());
+        CHECK(a->source == Source::FootContact);
+        // The toe joints move no vertex: the feet carry the soles.
+        CHECK(contactNames(asset.rig, *a) == std::set<std::string>{"LeftFoot", "RightFoot"});
+        const double truth = biped.truth[clip.gltfIndex].strideLength;
+        CHECK(std::abs(a->strideLength - truth) <= 0.005 * truth);
+    }
+}
+
+TEST_CASE("body: an IK pole target parked at the floor and moved by the clip is never a contact") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    Rig& rig = asset.rig;
+    // Blender IK rigs hang pole targets and their `_end` tips from the hips or a root bone,
+    // animate them with the legs, and export them as joints that move no vertex.
+    const int hips = nodeNamed(rig, "Hips");
+    const int left = addJoint(rig, hips, "PoleTarget.L", {0.09, -1.0, 0.3});
+    const int right = addJoint(rig, hips, "PoleTarget.R", {-0.09, -1.0, 0.3});
+    Clip walk = clipNamed(asset, "walk_inplace");
+    // Swung back and forth at the floor, out of phase, as a leg's pole target follows its knee.
+    walk.channels.push_back(translationChannel(
+        left, {0.0f, 0.5f, 1.0f}, {0.09f, -1.0f, 0.3f, 0.09f, -1.0f, -0.2f, 0.09f, -1.0f, 0.3f}));
+    walk.channels.push_back(translationChannel(
+        right, {0.0f, 0.5f, 1.0f}, {-0.09f, -1.0f, -0.2f, -0.09f, -1.0f, 0.3f, -0.09f, -1.0f, -0.2f}));
+    const double truth = biped.truth[walk.gltfIndex].strideLength;
+
+    auto a = analyzeClip(rig, walk, Options{});
+    REQUIRE(a.ok());
+    CHECK(a->source == Source::FootContact);
+    CHECK(contactNames(rig, *a) == std::set<std::string>{"LeftFoot", "RightFoot"});
+    CHECK(std::abs(a->strideLength - truth) <= 0.005 * truth);
+
+    // The same rig read as joints alone (no mesh) takes the pole targets for feet: the
+    // mesh is what tells them apart.
+    Rig joints = rig;
+    joints.surface.clear();
+    Options forced;
+    forced.source = SourceChoice::FootContact;  // the contacts, whatever the travel
+    auto blind = analyzeClip(joints, walk, forced);
+    REQUIRE(blind.ok());
+    const std::set<std::string> blindContacts = contactNames(joints, *blind);
+    CHECK((blindContacts.count("PoleTarget.L") + blindContacts.count("PoleTarget.R")) > 0);
+}
+
+TEST_CASE("body: a foot modelled inside the shin's mesh is found at the sole") {
+    samples::Biped biped;
+    Asset asset = loadBiped(biped);
+    Rig& rig = asset.rig;
+    // A mech's legs end at the lower leg, whose mesh holds the foot: no joint below the shin
+    // moves a vertex. Move the feet's and toes' points onto the shins (where a mech's are).
+    for (const char* side : {"Left", "Right"}) {
+        const int shin = nodeNamed(rig, std::string(side) + "Shin");
+        const int foot = nodeNamed(rig, std::string(side) + "Foot");
+        for (const glm::dvec3& p : rig.surface[foot])
+            rig.surface[shin].push_back(p + rig.rest[foot].translation);
+        rig.surface[foot].clear();
+    }
+    const Clip& walk = clipNamed(asset, "walk_inplace");
+    auto a = analyzeClip(rig, walk, Options{});
+    REQUIRE(a.ok());
+    CHECK(a->source == Source::FootContact);
+    CHECK(contactNames(rig, *a) == std::set<std::string>{"LeftShin", "RightShin"});
+    // The sole rides on the shin only while the ankle is straight; the biped's bends, so the
+    // travel is only near the truth (13% long here).
+    const double truth = biped.truth[walk.gltfIndex].strideLength;
+    CHECK(std::abs(a->strideLength - truth) <= 0.2 * truth);
+}
+
+TEST_CASE("root: a part inside a skeleton is no root (a tank's tread segments)") {
+    // Hull > 12 tread segments, each skinned (moves the mesh); the clip slides the segments
+    // along the tread and never moves the hull.
+    Rig rig;
+    const int hull = addJoint(rig, -1, "Hull", {0.0, 0.5, 0.0});
+    rig.surface.assign(1, {glm::dvec3(0.0, -0.5, 0.0)});
+    rig.skins.push_back({hull});
+    Clip clip;
+    clip.name = "Forward";
+    for (int s = 0; s < 12; ++s) {
+        const int segment = addJoint(rig, hull, "TankTrack" + std::to_string(s), {0.0, -0.45, 0.1 * s - 0.6});
+        rig.surface[segment] = {glm::dvec3(0.0, -0.05, 0.0)};
+        rig.skins[0].push_back(segment);
+        const float z = 0.1f * float(s) - 0.6f;
+        clip.channels.push_back(
+            translationChannel(segment, {0.0f, 1.0f}, {0.0f, -0.45f, z, 0.0f, -0.45f, z + 0.1f}));
+    }
+    clip.end = 1.0;
+
+    auto a = analyzeClip(rig, clip, Options{});
+    REQUIRE(a.ok());
+    CHECK(a->root == -1);
+    CHECK(a->source == Source::None);
+    CHECK(contains(a->reason, "part inside a skeleton"));
+    CHECK(removeMotion(rig, clip, *a).empty());  // the bake leaves the treads' keys alone
+
+    // Once the hull drives forward, the hull is the root and carries the travel.
+    clip.channels.push_back(translationChannel(hull, {0.0f, 1.0f}, {0.0f, 0.5f, 0.0f, 0.0f, 0.5f, 2.0f}));
+    auto driving = analyzeClip(rig, clip, Options{});
+    REQUIRE(driving.ok());
+    CHECK(driving->root == hull);
+    CHECK(driving->source == Source::Root);
+    CHECK(driving->strideLength == doctest::Approx(2.0));
+}
+
+TEST_CASE("root: an exporter's one-animation-per-node split gives no limb a root") {
+    samples::Biped biped;
+    const Asset asset = loadBiped(biped);
+    const Rig& rig = asset.rig;
+    const Clip& walk = clipNamed(asset, "walk");
+    const int hips = nodeNamed(rig, "Hips");
+    int limbs = 0;
+    for (const Channel& channel : walk.channels) {
+        // COLLADA2GLTF keeps one animation per node, each with all of that node's channels.
+        Clip part;
+        part.name = "part";
+        part.end = walk.end;
+        for (const Channel& c : walk.channels)
+            if (c.node == channel.node) part.channels.push_back(c);
+        // Every node moved in position, as COLLADA2GLTF writes translation for every joint.
+        if (channel.path != Path::Rotation) continue;
+        if (std::none_of(part.channels.begin(), part.channels.end(),
+                         [](const Channel& c) { return c.path == Path::Translation; }))
+            part.channels.push_back(translationChannel(
+                channel.node, {0.0f, float(walk.end)},
+                {float(rig.rest[channel.node].translation.x), float(rig.rest[channel.node].translation.y),
+                 float(rig.rest[channel.node].translation.z), float(rig.rest[channel.node].translation.x),
+                 float(rig.rest[channel.node].translation.y), float(rig.rest[channel.node].translation.z)}));
+        auto a = analyzeClip(rig, part, Options{});
+        REQUIRE(a.ok());
+        CAPTURE(rig.name[channel.node]);
+        if (channel.node == hips) {
+            CHECK(a->root == hips);
+        } else {
+            CHECK(a->root == -1);
+            CHECK(a->source == Source::None);
+            ++limbs;
+        }
+    }
+    CHECK(limbs > 10);
+}
