@@ -255,8 +255,8 @@ TEST_CASE("bake: corpus root clips play in place and the track gives their motio
         {"mixamo-mixed-jsa4000/master-character.glb", {}},
         {"mixamo-zup-boyquotes/Slow_Run.glb", {}},
         {"gdquest-mannequiny/mannequiny-0.3.0.glb", {"dash"}},
+        {"mixamo-7frank-gameserver/Walking_.glb", {}},
         {"playcanvas-cube-animation/cube.animation.glb", {}},
-        {"threejs-robotexpressive/RobotExpressive.glb", {"Death", "Sitting", "Standing"}},
         {"assimp-interpolation-tests/animation_interpolation_cubic.gltf", {}},
         {"assimp-interpolation-tests/animation_interpolation_linear.gltf", {}},
         {"assimp-interpolation-tests/animation_interpolation_step.gltf", {}},
@@ -298,7 +298,7 @@ TEST_CASE("bake: corpus root clips play in place and the track gives their motio
         MESSAGE(checked << " corpus root clips at " << pass.samplesPerSecond
                         << " samples/s: worst net travel " << worst.travel << " m, worst turn " << worst.turn
                         << " deg, worst key " << worst.reproduce << " of the height");
-        CHECK(checked >= 14);
+        CHECK(checked >= 12);  // RobotExpressive's Death, Sitting, Standing: a shift of weight, no travel
     }
 }
 

@@ -2,7 +2,7 @@
 // which joints move the mesh, contacts that are points of it, and roots that carry a
 // skeleton. Rigs are the procedural biped (a box per bone, bound to the bone's parent
 // joint) and small rigs built here, whose answers follow from how they are built.
-#include "biped.h"
+#include "biped_asset.h"
 #include "core/stages.h"
 #include "gltf/asset.h"
 #include "support.h"
@@ -13,43 +13,14 @@
 #include <set>
 
 using namespace rootbake;
+using test::clipNamed;
+using test::contactNames;
+using test::loadBiped;
+using test::nodeNamed;
+using test::addJoint;
 using test::contains;
 
 namespace {
-
-Asset loadBiped(samples::Biped& biped) {
-    biped = samples::makeBiped();
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
-    REQUIRE(asset.ok());
-    return std::move(*asset);
-}
-
-int nodeNamed(const Rig& rig, const std::string& name) {
-    for (int n = 0; n < rig.size(); ++n)
-        if (rig.name[n] == name) return n;
-    FAIL("no node " << name);
-    return -1;
-}
-
-const Clip& clipNamed(const Asset& asset, const std::string& name) {
-    for (const Clip& c : asset.clips)
-        if (c.name == name) return c;
-    FAIL("no clip " << name);
-    return asset.clips.front();
-}
-
-int addJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 translation) {
-    rig.parent.push_back(parent);
-    Transform rest;
-    rest.translation = translation;
-    rig.rest.push_back(rest);
-    rig.name.push_back(name);
-    rig.gltfIndex.push_back(static_cast<int>(rig.rigIndexOfGltf.size()));
-    rig.rigIndexOfGltf.push_back(rig.size() - 1);
-    rig.hasMesh.push_back(0);
-    if (rig.hasSurface()) rig.surface.emplace_back();
-    return rig.size() - 1;
-}
 
 Channel translationChannel(int node, std::vector<float> times, std::vector<float> values) {
     Channel c;
@@ -58,12 +29,6 @@ Channel translationChannel(int node, std::vector<float> times, std::vector<float
     c.times = std::move(times);
     c.values = std::move(values);
     return c;
-}
-
-std::set<std::string> contactNames(const Rig& rig, const ClipAnalysis& a) {
-    std::set<std::string> names;
-    for (int n : a.contacts) names.insert(rig.name[n]);
-    return names;
 }
 
 }  // namespace

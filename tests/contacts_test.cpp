@@ -2,7 +2,7 @@
 // on the biped with the joints that fool Babylon's lowest-leaf rule added, on every
 // corpus rig (the list below was checked by hand against each rig), and the deduced
 // travel against the real in-place truth of ../shared/truth.
-#include "biped.h"
+#include "biped_asset.h"
 #include "core/stages.h"
 #include "gltf/asset.h"
 #include "support.h"
@@ -17,48 +17,12 @@
 #include <set>
 
 using namespace rootbake;
+using test::clipNamed;
+using test::contactNames;
+using test::loadBiped;
+using test::nodeNamed;
 
 namespace {
-
-Asset loadBiped(samples::Biped& biped) {
-    biped = samples::makeBiped();
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
-    REQUIRE(asset.ok());
-    return std::move(*asset);
-}
-
-const Clip& clipNamed(const Asset& asset, const std::string& name) {
-    for (const Clip& c : asset.clips)
-        if (c.name == name) return c;
-    FAIL("no clip " << name);
-    return asset.clips.front();
-}
-
-int nodeNamed(const Rig& rig, const std::string& name) {
-    for (int n = 0; n < rig.size(); ++n)
-        if (rig.name[n] == name) return n;
-    FAIL("no node " << name);
-    return -1;
-}
-
-// A joint the clips never move, under parent, at `translation` from it at rest.
-void addStillJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 translation) {
-    rig.parent.push_back(parent);
-    Transform rest;
-    rest.translation = translation;
-    rig.rest.push_back(rest);
-    rig.name.push_back(name);
-    rig.gltfIndex.push_back(static_cast<int>(rig.rigIndexOfGltf.size()));
-    rig.rigIndexOfGltf.push_back(rig.size() - 1);
-    rig.hasMesh.push_back(0);
-    if (rig.hasSurface()) rig.surface.emplace_back();  // moves no vertex of the mesh
-}
-
-std::set<std::string> contactNames(const Rig& rig, const ClipAnalysis& a) {
-    std::set<std::string> names;
-    for (int n : a.contacts) names.insert(rig.name[n]);
-    return names;
-}
 
 double error(double measured, double truth) { return (measured - truth) / truth; }
 
@@ -69,7 +33,7 @@ TEST_CASE("contacts: a helper joint parked at the floor under the hips is no foo
     Asset asset = loadBiped(biped);
     // Mixamo's facial rig parks such a joint under the Hips at ground level
     // (mixamo-7frank-gameserver): Babylon's rule takes it for the lowest leaf.
-    addStillJoint(asset.rig, nodeNamed(asset.rig, "Hips"), "FacialHelper", {0.0, -1.03, 0.0});
+    test::addJoint(asset.rig, nodeNamed(asset.rig, "Hips"), "FacialHelper", {0.0, -1.03, 0.0});  // never moved
     const Clip& walk = clipNamed(asset, "walk_inplace");
     const double truth = biped.truth[walk.gltfIndex].strideLength;
 

@@ -138,7 +138,7 @@ TEST_CASE("stages: the root's travel is its horizontal net move, along the direc
     const StageInput in{rig, clip, options, frames, 1, -1, {0, 1, 0}, 1.0, 1.0};
     const double net = std::hypot(0.3, 2.0);
 
-    TravelReading reading = measureRootTravel(in, nullptr, 0.1, false);
+    TravelReading reading = measureRootTravel(in, nullptr, 0.1, -1.0, false);
     REQUIRE(reading.travel);
     CHECK(reading.travel->direction.x == doctest::Approx(0.3 / net));
     CHECK(reading.travel->direction.z == doctest::Approx(2.0 / net));
@@ -148,16 +148,25 @@ TEST_CASE("stages: the root's travel is its horizontal net move, along the direc
 
     // Snapped onto +Z (8.5 degrees off it): the 0.3 m sideways is the drift taken out evenly.
     options.directionSnapAngle = 10.0 * std::numbers::pi / 180;
-    reading = measureRootTravel(in, nullptr, 0.1, false);
+    reading = measureRootTravel(in, nullptr, 0.1, -1.0, false);
     REQUIRE(reading.travel);
     CHECK(reading.travel->direction == glm::dvec3(0, 0, 1));
     CHECK(reading.travel->lateralDrift.x == doctest::Approx(0.3));
     CHECK(reading.travel->translation.back().z == doctest::Approx(2.0));
 
-    reading = measureRootTravel(in, nullptr, 2.5, false);  // more than it travels
+    reading = measureRootTravel(in, nullptr, 2.5, -1.0, false);  // more than it travels
     CHECK_FALSE(reading.travel);
     CHECK(reading.reason == "root travel 2.022 < minimum 2.5");
-    CHECK(measureRootTravel(in, nullptr, 2.5, true).travel);  // forced
+    CHECK(measureRootTravel(in, nullptr, 2.5, -1.0, true).travel);  // forced
+
+    // Feet that move less than half as far as the root (1.0 of 2.022): a shift of weight, no
+    // travel; half as far or more, travel.
+    reading = measureRootTravel(in, nullptr, 0.1, 1.0, false);
+    CHECK_FALSE(reading.travel);
+    CHECK(reading.reason == "root travel 2.022, but its feet move 1: the body shifts over its support (a sit, a lean, "
+                            "a fall), it does not travel");
+    CHECK(measureRootTravel(in, nullptr, 0.1, 1.02, false).travel);
+    CHECK(measureRootTravel(in, nullptr, 0.1, 1.0, true).travel);  // forced
 }
 
 TEST_CASE("stages: feet planted on a ground that moves back give the ground's travel") {

@@ -22,6 +22,21 @@
 
 namespace rootbake::test {
 
+// A joint appended to a rig under parent, at `translation` from it at rest, moving no vertex
+// of the mesh; its rig index.
+inline int addJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 translation) {
+    rig.parent.push_back(parent);
+    Transform rest;
+    rest.translation = translation;
+    rig.rest.push_back(rest);
+    rig.name.push_back(name);
+    rig.gltfIndex.push_back(static_cast<int>(rig.rigIndexOfGltf.size()));
+    rig.rigIndexOfGltf.push_back(rig.size() - 1);
+    rig.hasMesh.push_back(0);
+    if (rig.hasSurface()) rig.surface.emplace_back();
+    return rig.size() - 1;
+}
+
 // ../shared beside the checkout, or nothing (a user's clone does not have it).
 inline std::optional<std::filesystem::path> sharedDir() {
     std::filesystem::path dir = ROOTBAKE_SHARED_DIR;

@@ -623,7 +623,7 @@ TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
 TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root keys") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     for (const char* file :
-         {"mixamo-zup-boyquotes/Slow_Run.glb", "threejs-robotexpressive/RobotExpressive.glb",
+         {"mixamo-zup-boyquotes/Slow_Run.glb", "mixamo-7frank-gameserver/Walking_.glb",
           "assimp-interpolation-tests/animation_interpolation_cubic.gltf",
           "playcanvas-cube-animation/cube.animation.glb"}) {
         CAPTURE(file);

@@ -129,13 +129,14 @@ Result<Frames> sampleContactFrames(const Rig& rig, const Clip& clip, const Optio
 // The travel: the root's own, else the one its contacts deduce (the contacts' chains
 // posed for them first when only the root's chain was). Sets the source and what goes with it.
 Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, const NodeChannels& rootChannels,
-                                                  Frames& frames, bool rootFirst, const std::vector<double>* turning,
-                                                  double minimumTravel, ClipAnalysis& out) {
+                                                  Frames& frames, bool rootFirst, double supportTravel,
+                                                  const std::vector<double>* turning, double minimumTravel,
+                                                  ClipAnalysis& out) {
     const Options& options = in.options;
     if (options.source == SourceChoice::None) return std::optional<core::Travel>{};
     if (options.source != SourceChoice::FootContact && rootChannels.translation) {
         core::TravelReading reading =
-            core::measureRootTravel(in, turning, minimumTravel, options.source == SourceChoice::Root);
+            core::measureRootTravel(in, turning, minimumTravel, supportTravel, options.source == SourceChoice::Root);
         out.reason += "; " + reading.reason;
         if (reading.travel) {
             out.source = Source::Root;
@@ -297,7 +298,23 @@ struct SampledClip {
     SamplePlan plan;
     Frames frames;
     bool rootFirst = false;  // frames hold the root's chain only, not yet the contacts' candidates
+    double supportTravel = -1.0;  // the farthest a contact candidate moves over the clip; -1: none
 };
+
+// How far the body's support moves over the clip, from the first to the last frame (every
+// node posed): the farthest horizontal move of a contact candidate (the legs' soles). -1 with
+// no candidate, or under Babylon's rule, which does not read it.
+double measureSupportTravel(const Rig& rig, const Clip& clip, const Options& options, const ClipAnalysis& out,
+                            const Frames& ends) {
+    if (options.contactRule != ContactRule::Stance) return -1.0;
+    auto candidates =
+        core::contactCandidates(rig, clip, options, out.root, out.character, out.upAxis, out.characterHeight);
+    if (!candidates || candidates->empty()) return -1.0;
+    double farthest = 0.0;
+    for (int c : *candidates)
+        farthest = std::max(farthest, glm::length(horizontal(ends.at(1, c) - ends.at(0, c), out.upAxis)));
+    return farthest;
+}
 
 // The clip sampled over its range (as playback plays it, from its start, 0, to its last
 // key), and the character's height; out gets the range and the height.
@@ -320,6 +337,7 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
+    sampled.supportTravel = measureSupportTravel(rig, clip, options, out, ends);
     sampled.rootFirst = out.root >= 0 && rootChannels.translation &&
                         options.source != SourceChoice::FootContact && options.source != SourceChoice::None;
     if (sampled.rootFirst || options.source == SourceChoice::None) {
@@ -362,7 +380,8 @@ Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& 
     const std::vector<double>* turning = turn.yaw.empty() ? nullptr : &turn.yaw;
     out.extractsRotation = turning != nullptr;
 
-    auto travel = measureTravel(in, rootChannels, frames, sampled->rootFirst, turning, minimumTravel, out);
+    auto travel = measureTravel(in, rootChannels, frames, sampled->rootFirst, sampled->supportTravel, turning,
+                                minimumTravel, out);
     if (!travel) return travel.error();
     std::optional<std::vector<glm::dvec3>> translation;
     if (*travel) {

@@ -109,9 +109,15 @@ struct TravelReading {
     std::optional<Travel> travel;  // none: not enough travel (unless forced)
     std::string reason;
 };
-// The root's own travel (source root). yaw may be null.
+// A body that travels brings its support along: over a cycle each stepping foot moves a
+// stride, and any locomotion moves some foot at least this fraction as far as the body. A
+// root that moves farther over feet that stay (a sit, a lean, a fall, a pickup) shifts its
+// weight; it does not travel.
+constexpr double kSupportShare = 0.5;
+// The root's own travel (source root), when its support (supportTravel: how far the farthest
+// contact candidate moves; < 0: not known) moves at least kSupportShare as far. yaw may be null.
 TravelReading measureRootTravel(const StageInput& in, const std::vector<double>* yaw, double minimumTravel,
-                                bool forced);
+                                double supportTravel, bool forced);
 
 // ---- contact travel (contact_travel.cpp) --------------------------------------
 

@@ -32,7 +32,7 @@ glm::dvec3 travelAt(const glm::dvec3& position, const glm::dvec3& start, double 
 }
 
 TravelReading measureRootTravel(const StageInput& in, const std::vector<double>* yaw, double minimumTravel,
-                                bool forced) {
+                                double supportTravel, bool forced) {
     TravelReading out;
     const Frames& frames = in.frames;
     const int last = frames.count - 1;
@@ -41,6 +41,11 @@ TravelReading measureRootTravel(const StageInput& in, const std::vector<double>*
     const double netLength = glm::length(net);
     if (!forced && netLength < minimumTravel) {
         out.reason = "root travel " + num(netLength) + " < minimum " + num(minimumTravel);
+        return out;
+    }
+    if (!forced && supportTravel >= 0.0 && supportTravel < kSupportShare * netLength) {
+        out.reason = "root travel " + num(netLength) + ", but its feet move " + num(supportTravel) +
+                     ": the body shifts over its support (a sit, a lean, a fall), it does not travel";
         return out;
     }
     Travel travel;
