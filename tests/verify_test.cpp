@@ -299,6 +299,29 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
 
 #endif  // ROOTBAKE_WITH_VERIFY
 
+TEST_CASE("verify: a root clip whose source skates as much passes with --source, and says so") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // master-character's push is root motion: its feet slip in the source itself (8.8% of its
+    // speed, ../shared/truth/README.md), and its track replays the root exactly.
+    TempDir dir("verify-source");
+    const fs::path source = shared / "corpus" / "mixamo-mixed-jsa4000" / "master-character.glb";
+    const fs::path baked = dir.path / "master.glb";
+    REQUIRE(runExe("bake " + q(source) + " -o " + q(baked)).code == 0);
+    const auto row = [](const std::string& output, const std::string& clip) {
+        const std::size_t at = output.find("\n  " + clip + " ");
+        return at == std::string::npos ? std::string() : output.substr(at + 1, output.find('\n', at + 1) - at - 1);
+    };
+    const Exit alone = runExe("verify " + q(baked));
+    INFO(alone.output);
+    CHECK(test::contains(row(alone.output, "generic-pushing-01-loop"), "SKATES"));
+    const Exit withSource = runExe("verify " + q(baked) + " --source " + q(source));
+    INFO(withSource.output);
+    const std::string pushing = row(withSource.output, "generic-pushing-01-loop");
+    CHECK(test::contains(pushing, " root "));
+    CHECK(pushing.substr(pushing.find_last_not_of(' ') - 1) == "ok");
+    CHECK(test::contains(withSource.output, "generic-pushing-01-loop: skates as its source does (mean "));
+}
+
 TEST_CASE("verify: bake --verify checks what it just wrote") {
     const fs::path biped = fs::path(ROOTBAKE_EXE).parent_path() / "samples" / "biped.glb";
     REQUIRE(fs::exists(biped));
