@@ -209,10 +209,18 @@ TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteH
 // Unique within the process too: calls on two threads may write into one folder.
 fs::path siblingName(const fs::path& path, const char* suffix) {
     static std::atomic<unsigned long> serial{0};
-    fs::path name = path;
-    name.replace_filename("." + path.filename().string() + ".rootbake-" + std::to_string(::getpid()) + "-" +
-                          std::to_string(serial.fetch_add(1)) + suffix);
-    return name;
+    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false positive) on
+    // "." + std::string, which inserts at the front of the right-hand string.
+    std::string name = ".";
+    name += path.filename().string();
+    name += ".rootbake-";
+    name += std::to_string(::getpid());
+    name += '-';
+    name += std::to_string(serial.fetch_add(1));
+    name += suffix;
+    fs::path sibling = path;
+    sibling.replace_filename(name);
+    return sibling;
 }
 
 // ---- the commit ------------------------------------------------------------------------------
