@@ -71,7 +71,7 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
     }
     if (parallel)
         cmd.add_option("-j,--jobs", c.jobs,
-                       "Threads: assets in parallel, then an asset's clips (default: the machine's cores)");
+                       "Threads for assets, then clips; 0 (the default): the machine's cores");
     cmd.add_option("--limit", c.limits, "Raise a limit an error names: NAME=N (maxNodes=2000000)");
 }
 
@@ -168,14 +168,31 @@ void addReportVerify(CLI::App& app, CommandLine& c) {
     verify->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");
 }
 
+// What is missing, in our words, for CLI11's "inputs is required" and "A subcommand is
+// required"; empty for another error.
+std::string missingText(const CLI::ParseError& e) {
+    if (dynamic_cast<const CLI::RequiredError*>(&e) == nullptr) return "";
+    const std::string what = e.what();
+    if (what == "A subcommand is required")
+        return "no command given: bake, inspect, check, info, report or verify";
+    const std::string name = what.substr(0, what.find(' '));
+    if (name == "inputs") return "no input given: name .glb/.gltf files or folders of them";
+    if (name == "baked") return "no baked asset given: name the .glb/.gltf that bake wrote";
+    if (name == "--against") return "--against is missing: a sidecar, or the folder bake --out-dir wrote";
+    if (name == "--output") return "-o is missing: the .html file to write";
+    return name + " is missing";
+}
+
 // A parse error as one line, as every other error; CLI11's own codes (100+) mapped onto ours.
 int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
     std::string command;
     for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
     if (command.empty() && argc > 1 && argv[1][0] != '-') command = std::string(argv[1]) + " ";
-    const std::string unknown = unknownWord(app, argc, argv);
-    if (unknown.rfind("unknown command", 0) == 0) command.clear();
-    printError((unknown.empty() ? std::string(e.what()) : unknown) + " (rootbake " + command + "--help lists the " +
+    std::string message = unknownWord(app, argc, argv);
+    if (message.rfind("unknown command", 0) == 0) command.clear();
+    if (message.empty()) message = missingText(e);
+    if (message.empty()) message = e.what();
+    printError(message + " (rootbake " + command + "--help lists the " +
                (command.empty() ? "commands" : "options") + ")");
     return kUsage;
 }

@@ -206,8 +206,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
     depRule = std::move(rule);
 
-    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
-                           " clips made in place -> " + out.string() + ", " + sidecar.string()) +
+    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " +
+                           counted(baked->clips.size(), "clip", "clips") + " made in place -> " +
+                           out.string() + ", " + sidecar.string()) +
                   verbose;
     outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;

@@ -92,8 +92,8 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
     if (!loaded) return loaded.error();
     // The sidecar's clips are in the input's animation order.
     if (loaded->clips.size() != sidecar.clips.size())
-        return Error{args.sidecar + ": " + std::to_string(sidecar.clips.size()) + " clips, but " + args.source +
-                     " has " + std::to_string(loaded->clips.size()) + " animations"};
+        return Error{args.sidecar + ": " + counted(sidecar.clips.size(), "clip", "clips") + ", but " +
+                     args.source + " has " + counted(loaded->clips.size(), "animation", "animations")};
     return loaded;
 }
 
@@ -305,8 +305,8 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
                         ok ? "ok" : r.gated ? "SKATES" : "not gated"});
         if (!ok) notes += textLine("  " + r.name + ": " + r.note);
     }
-    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) + " of " +
-                                std::to_string(reports.size()) + " clips gated, " +
+    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) +
+                                " of " + counted(reports.size(), "clip", "clips") + " gated, " +
                                 (failed ? "not all under " : "all under ") + compactPercent(args.maxSkate) +
                                 " of their speed\n";
     return header + tableText(rows, "  ") + notes + summary;

