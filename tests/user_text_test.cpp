@@ -117,3 +117,33 @@ TEST_CASE("user text: a root with no height under it says which options to pass"
     CHECK(contains(e.out, "--root"));
     CHECK(contains(e.out, "--up-axis"));
 }
+
+TEST_CASE("user text: a node name not in the asset gets the nearest names, and nothing on stdout") {
+    TempDir dir("node-names");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    REQUIRE(runExeSplit("bake " + q(walker) + " --out-dir " + q(dir.path / "baked")).code == 0);
+    const auto before = listing(dir.path);
+    const struct {
+        std::string args, message;
+    } table[] = {
+        {"inspect --root Hipz", "root node \"Hipz\" is not in the asset; did you mean Hips?"},
+        {"inspect --contacts LeftFoot,RigthFoot",
+         "contact node \"RigthFoot\" is not in the asset; did you mean RightFoot?"},
+        {"inspect --character-node Armatur", "character node \"Armatur\" is not in the asset"},
+        {"bake -o " + q(dir.path / "w.glb") + " --root Hipz", "did you mean Hips?"},
+        {"check --against " + q(dir.path / "baked") + " --root Hipz", "did you mean Hips?"},
+        {"report -o " + q(dir.path / "r.html") + " --root Hipz", "did you mean Hips?"},
+    };
+    for (const auto& row : table) {
+        CAPTURE(row.args);
+        const SplitExit e = runExeSplit(row.args + " " + q(walker));
+        CHECK(e.code == 2);
+        CHECK(contains(e.err, "rootbake: error: " + walker.string() + ": "));
+        CHECK_MESSAGE(contains(e.err, row.message), e.err);
+        CHECK(e.out.empty());
+        CHECK(listing(dir.path) == before);  // nothing written
+    }
+    // A name far from every node's gets no suggestion.
+    CHECK_FALSE(contains(runExeSplit("inspect --root Zzzzzzzzzz " + q(walker)).err, "did you mean"));
+}

@@ -198,7 +198,33 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     return options;
 }
 
+namespace {
+
+// A node the options name (--root, --character-node, --contacts or rootbake.json) that is not
+// in the asset: one error for the asset, before any clip is analysed, with the nearest names.
+Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) {
+    std::vector<std::string> names;
+    for (const std::string& name : asset.rig.name)
+        if (!name.empty()) names.push_back(name);
+    auto check = [&](const NodeRef& ref, const char* role) -> Status {
+        if (ref.empty() || findNode(asset.rig, ref) >= 0) return Ok{};
+        const std::string near = ref.name.empty() ? "" : closestName(ref.name, names);
+        return Error{asset.fileName + ": " + role + " node \"" + nodeRefLabel(ref) +
+                     "\" is not in the asset" + (near.empty() ? "" : "; did you mean " + near + "?")};
+    };
+    for (const Options& o : options) {
+        if (Status s = check(o.rootNode, "root"); !s) return s;
+        if (Status s = check(o.characterNode, "character"); !s) return s;
+        for (const NodeRef& contact : o.contactNodes)
+            if (Status s = check(contact, "contact"); !s) return s;
+    }
+    return Ok{};
+}
+
+}  // namespace
+
 Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+    if (Status named = checkNamedNodes(asset, options); !named) return named.error();
     auto analysed = pipeline::analyseAsset(
         asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples, run.clipThreads});
     if (!analysed) return Error{withLimitHint(analysed.error().message)};
