@@ -123,7 +123,7 @@ void addBake(CLI::App& app, CommandLine& c) {
     cmd->add_option("--out-dir", a.outDir, "Output folder; outputs keep the inputs' layout below it");
     cmd->add_flag("--force", a.force, "Overwrite existing outputs");
     cmd->add_flag("--keep-source", a.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
-    cmd->add_flag("--glb", a.glb, "Write GLBs (default: the input's container)");
+    cmd->add_flag("--glb", a.glb, "Write GLBs (default: -o's extension, else the input's container)");
     cmd->add_flag("--gltf", a.gltf, "Write .gltf files with a .bin beside each");
     cmd->add_option("--depfile", a.depfile, "Write a Make-style list of the files each output was made from");
     cmd->add_option("--report", a.report, "Also write the HTML report of the input's clips");

@@ -147,3 +147,28 @@ TEST_CASE("user text: a node name not in the asset gets the nearest names, and n
     // A name far from every node's gets no suggestion.
     CHECK_FALSE(contains(runExeSplit("inspect --root Zzzzzzzzzz " + q(walker)).err, "did you mean"));
 }
+
+TEST_CASE("user text: -o's extension chooses the container unless --glb or --gltf says otherwise") {
+    TempDir dir("container");
+    const fs::path glb = dir.path / "walker.glb";
+    writeBytes(glb, editedBiped([](Json&) {}));
+    const SplitExit asGltf = runExeSplit("bake " + q(glb) + " -o " + q(dir.path / "walk.gltf"));
+    REQUIRE_MESSAGE(asGltf.code == 0, asGltf.err);
+    CHECK(readText(dir.path / "walk.gltf").front() == '{');
+    CHECK(fs::exists(dir.path / "walk.bin"));
+    CHECK(runExeSplit("inspect " + q(dir.path / "walk.gltf")).code == 0);
+
+    const SplitExit asGlb =
+        runExeSplit("bake " + q(dir.path / "walk.gltf") + " -o " + q(dir.path / "again.glb"));
+    REQUIRE_MESSAGE(asGlb.code == 0, asGlb.err);
+    CHECK(readText(dir.path / "again.glb").rfind("glTF", 0) == 0);
+
+    const auto before = listing(dir.path);
+    const SplitExit conflict = runExeSplit("bake " + q(glb) + " --glb -o " + q(dir.path / "x.gltf"));
+    CHECK(conflict.code == 1);
+    CHECK(contains(conflict.err, "x.gltf: --glb writes a GLB, but the name ends in .gltf"));
+    const SplitExit conflict2 = runExeSplit("bake " + q(glb) + " --gltf -o " + q(dir.path / "x.glb"));
+    CHECK(conflict2.code == 1);
+    CHECK(contains(conflict2.err, "x.glb: --gltf writes a .gltf, but the name ends in .glb"));
+    CHECK(listing(dir.path) == before);
+}
