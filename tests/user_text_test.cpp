@@ -35,6 +35,13 @@ std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit, in
     return samples::toGlb(biped);
 }
 
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
 }  // namespace
 
 TEST_CASE("user text: one clip and one element are singular") {
@@ -171,4 +178,30 @@ TEST_CASE("user text: -o's extension chooses the container unless --glb or --glt
     CHECK(conflict2.code == 1);
     CHECK(contains(conflict2.err, "x.glb: --gltf writes a .gltf, but the name ends in .glb"));
     CHECK(listing(dir.path) == before);
+}
+
+TEST_CASE("user text: verify keeps rows of long names that differ only in the middle apart") {
+    TempDir dir("verify-names");
+    const fs::path in = dir.path / "walker.glb";
+    const std::string head = "AnimalArmature|Idle_HitReact_", tail = "_loop_v2_final";
+    writeBytes(in, editedBiped([&](Json& doc) {
+                   doc["animations"][0]["name"] = head + "Left" + tail;
+                   doc["animations"][1]["name"] = head + "Right" + tail;
+                   doc["animations"][2]["name"] = head + "Right" + tail + "2";
+               }));
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.glb")).code == 0);
+    const SplitExit verify = runExeSplit("verify " + q(dir.path / "w.glb"));
+    REQUIRE(verify.code == 0);
+    std::set<std::string> names;
+    std::size_t rows = 0;
+    for (const std::string& line : linesOf(verify.out)) {
+        if (line.rfind("  AnimalArmatur", 0) != 0) continue;
+        ++rows;
+        CAPTURE(line);
+        names.insert(line.substr(0, line.find("  ", 2)));
+        CHECK((contains(line, "...") || contains(line, "..#")));
+        CHECK(contains(line, "_final"));  // the end kept: where names differ most often
+    }
+    CHECK(rows == 3);
+    CHECK(names.size() == 3);
 }
