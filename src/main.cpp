@@ -63,8 +63,9 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
     cmd.add_flag("-r,--recursive", c.recursive, "Walk folders into their subfolders");
     cmd.add_flag("--json", c.json, "Print one JSON document on stdout (messages go to stderr)");
     cmd.add_flag("-q,--quiet", c.quiet, "Print errors only");
+    cmd.add_flag("-v,--verbose", c.verbose,
+                 analysis ? "Print each decision's reason and every warning" : "Print every warning");
     if (analysis) {
-        cmd.add_flag("-v,--verbose", c.verbose, "Print each decision's reason");
         cmd.add_option("--config", c.config, "Settings file; default: the nearest rootbake.json");
         cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap[=F],no-root,warnings (exit 4)");
         addAnalysisOptions(cmd, c.analysis);

@@ -205,3 +205,65 @@ TEST_CASE("user text: verify keeps rows of long names that differ only in the mi
     CHECK(rows == 3);
     CHECK(names.size() == 3);
 }
+
+namespace {
+
+// Three clips, each keyed by its own times accessor [0, 0.5, 0.5, 1] (a repeated time each),
+// moving "hips" along +Z: three places with one cause.
+std::string repeatedTimes() {
+    const std::vector<float> floats = {0.0f, 0.5f, 0.5f, 1.0f, 0, 1, 0, 0, 1, 1, 0, 1, 2, 0, 1, 3};
+    std::vector<std::uint8_t> bytes(floats.size() * 4);
+    std::memcpy(bytes.data(), floats.data(), bytes.size());
+    Json accessors = Json::array(), animations = Json::array();
+    accessors.push_back({{"bufferView", 1}, {"componentType", 5126}, {"count", 4}, {"type", "VEC3"}});
+    for (int i = 0; i < 3; ++i) {
+        accessors.push_back({{"bufferView", 0}, {"componentType", 5126}, {"count", 4}, {"type", "SCALAR"}});
+        animations.push_back(
+            {{"name", "walk" + std::to_string(i)},
+             {"samplers", {{{"input", i + 1}, {"output", 0}}}},
+             {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}}}}});
+    }
+    const Json doc = {
+        {"asset", {{"version", "2.0"}}},
+        {"scenes", {{{"nodes", {0}}}}},
+        {"nodes",
+         {{{"name", "root"}, {"children", {1}}},
+          {{"name", "hips"}, {"children", {2}}},
+          {{"name", "foot"}, {"translation", {0, -1, 0}}}}},
+        {"buffers",
+         {{{"byteLength", bytes.size()}, {"uri", "data:application/octet-stream;base64," + base64(bytes)}}}},
+        {"bufferViews",
+         {{{"buffer", 0}, {"byteLength", 16}}, {{"buffer", 0}, {"byteOffset", 16}, {"byteLength", 48}}}},
+        {"accessors", accessors},
+        {"animations", animations}};
+    return doc.dump();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "user text: one warning line per file and cause, with the count and the first place; -v lists all") {
+    TempDir dir("one-line-per-cause");
+    const fs::path in = dir.path / "repeated.gltf";
+    writeText(in, repeatedTimes());
+    const std::string first =
+        "rootbake: warning: " + in.string() +
+        ": animations[0].samplers[0].input: accessors[1] key 2: time 0.5 repeats the previous "
+        "key's: played as a step to the later key (and 2 more like it";
+    for (const std::string& command : {std::string("inspect"), std::string("info"), "bake -o " + q(dir.path / "o.gltf")}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command + " " + q(in));
+        CHECK_MESSAGE(e.code == 0, e.err);
+        std::size_t warnings = 0;
+        for (const std::string& line : linesOf(e.err)) warnings += line.rfind("rootbake: warning: ", 0) == 0;
+        CHECK(warnings == 1);
+        CHECK(contains(e.err, first));
+    }
+    const SplitExit verbose = runExeSplit("inspect -v " + q(in));
+    for (int a = 1; a <= 3; ++a)
+        CHECK(contains(verbose.err,
+                       "rootbake: warning: " + in.string() + ": animations[" + std::to_string(a - 1) +
+                           "].samplers[0].input: accessors[" + std::to_string(a) +
+                           "] key 2: time 0.5 repeats the previous key's: played as a step to the "
+                           "later key\n"));
+}

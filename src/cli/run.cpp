@@ -174,10 +174,37 @@ std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input,
     return std::move(*asset);
 }
 
+namespace {
+
+// What a warning says, its numbers (places, times) left out: warnings alike but for them have one cause.
+std::string causeOf(const std::string& warning) {
+    std::string cause;
+    for (char c : warning) {
+        const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
+        if (digit && !cause.empty() && cause.back() == '#') continue;  // "12.5" is one "#.#"
+        cause += digit ? '#' : c;
+    }
+    return cause;
+}
+
+}  // namespace
+
 std::string loadWarnings(const RunContext& run, const Asset& asset) {
     std::string out;
     if (run.args.quiet) return out;
-    for (const std::string& w : asset.warnings) out += messageLine("warning", asset.fileName + ": " + w);
+    // One line per cause (71 accessors with a repeated key time are one line): the first place
+    // and how many more; -v lists every one.
+    std::vector<std::size_t> first;  // the first warning of each cause, in order
+    std::map<std::string, std::size_t> count;
+    for (std::size_t i = 0; i < asset.warnings.size(); ++i)
+        if (count[causeOf(asset.warnings[i])]++ == 0 || run.args.verbose) first.push_back(i);
+    for (std::size_t i : first) {
+        const std::size_t more = run.args.verbose ? 0 : count[causeOf(asset.warnings[i])] - 1;
+        out += messageLine(
+            "warning",
+            asset.fileName + ": " + asset.warnings[i] +
+                (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"));
+    }
     return out;
 }
 
