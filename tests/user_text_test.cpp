@@ -35,6 +35,13 @@ std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit, in
     return samples::toGlb(biped);
 }
 
+// Seconds as the tables print them: three decimals.
+std::string fixedSeconds(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", seconds);
+    return text;
+}
+
 std::vector<std::string> linesOf(const std::string& text) {
     std::vector<std::string> out;
     std::istringstream in(text);
@@ -266,4 +273,25 @@ TEST_CASE(
                            "].samplers[0].input: accessors[" + std::to_string(a) +
                            "] key 2: time 0.5 repeats the previous key's: played as a step to the "
                            "later key\n"));
+}
+
+TEST_CASE("user text: a morph-target clip lasts as long in inspect and report as in info") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    const fs::path cube =
+        shared / "corpus" / "assimp-testmodels-good" / "AnimatedMorphCube-glTF" / "AnimatedMorphCube.gltf";
+    const Json info = Json::parse(runExeSplit("info --json " + q(cube)).out)[0]["clips"];
+    const Json inspect = Json::parse(runExeSplit("inspect --json " + q(cube)).out)[0]["clips"];
+    REQUIRE(info.size() == 1);
+    REQUIRE(inspect.size() == 1);
+    CHECK(info[0]["duration"].get<double>() > 1.0);
+    CHECK(inspect[0]["duration"].get<double>() ==
+          doctest::Approx(info[0]["duration"].get<double>()).epsilon(1e-9));
+    CHECK(inspect[0]["source"] == "none");
+    CHECK(inspect[0]["averageSpeed"] == 0.0);
+    const std::string table = runExeSplit("inspect " + q(cube)).out;
+    const std::string seconds = fixedSeconds(info[0]["duration"].get<double>());
+    CHECK(contains(table, "  " + seconds + "\n"));
+    TempDir dir("morph-duration");
+    REQUIRE(runExeSplit("report " + q(cube) + " -o " + q(dir.path / "r.html")).code == 0);
+    CHECK(contains(readText(dir.path / "r.html"), seconds + " s"));
 }
