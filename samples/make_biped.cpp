@@ -7,7 +7,8 @@
 // Options are the benchmark's knobs (BipedOptions): --extra-joints N,
 // --clip-copies N, --clips N, --duration-scale X, --mesh-bytes N.
 // Exit codes: 0 written, 1 bad usage, 3 a file could not be written (nothing is
-// left behind: each file goes to OUT.tmp first and is renamed into place).
+// left behind: each file goes to OUT.tmp first and is renamed into place). The
+// output's missing folders are made.
 #include "biped.h"
 
 #include <cstdio>
@@ -24,7 +25,11 @@ constexpr const char* kUsage =
     "N] "
     "(OUT.glb | --gltf [--embed] OUT.gltf)\n";
 
+// Makes the output's folder first: CMake's Makefiles generator does not make a custom
+// command's output folder (Ninja does), and a build runs make_biped into build/samples.
 bool writeFile(const std::filesystem::path& path, const void* data, std::size_t size) {
+    std::error_code made;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), made);
     const std::filesystem::path temp = path.string() + ".tmp";
     std::FILE* file = std::fopen(temp.string().c_str(), "wb");
     if (file == nullptr) return false;

@@ -63,15 +63,16 @@ void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel
     cmd.add_flag("-r,--recursive", c.recursive, "Walk folders into their subfolders");
     cmd.add_flag("--json", c.json, "Print one JSON document on stdout (messages go to stderr)");
     cmd.add_flag("-q,--quiet", c.quiet, "Print errors only");
+    cmd.add_flag("-v,--verbose", c.verbose,
+                 analysis ? "Print each decision's reason and every warning" : "Print every warning");
     if (analysis) {
-        cmd.add_flag("-v,--verbose", c.verbose, "Print each decision's reason");
         cmd.add_option("--config", c.config, "Settings file; default: the nearest rootbake.json");
         cmd.add_option("--fail-on", c.failOn, "Gates: no-motion,loop-gap[=F],no-root,warnings (exit 4)");
         addAnalysisOptions(cmd, c.analysis);
     }
     if (parallel)
         cmd.add_option("-j,--jobs", c.jobs,
-                       "Threads: assets in parallel, then an asset's clips (default: the machine's cores)");
+                       "Threads for assets, then clips; 0 (the default): the machine's cores");
     cmd.add_option("--limit", c.limits, "Raise a limit an error names: NAME=N (maxNodes=2000000)");
 }
 
@@ -123,7 +124,7 @@ void addBake(CLI::App& app, CommandLine& c) {
     cmd->add_option("--out-dir", a.outDir, "Output folder; outputs keep the inputs' layout below it");
     cmd->add_flag("--force", a.force, "Overwrite existing outputs");
     cmd->add_flag("--keep-source", a.keepSource, "Keep the source clips; append \"<name> (in place)\" ones");
-    cmd->add_flag("--glb", a.glb, "Write GLBs (default: the input's container)");
+    cmd->add_flag("--glb", a.glb, "Write GLBs (default: -o's extension, else the input's container)");
     cmd->add_flag("--gltf", a.gltf, "Write .gltf files with a .bin beside each");
     cmd->add_option("--depfile", a.depfile, "Write a Make-style list of the files each output was made from");
     cmd->add_option("--report", a.report, "Also write the HTML report of the input's clips");
@@ -168,14 +169,31 @@ void addReportVerify(CLI::App& app, CommandLine& c) {
     verify->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");
 }
 
+// What is missing, in our words, for CLI11's "inputs is required" and "A subcommand is
+// required"; empty for another error.
+std::string missingText(const CLI::ParseError& e) {
+    if (dynamic_cast<const CLI::RequiredError*>(&e) == nullptr) return "";
+    const std::string what = e.what();
+    if (what == "A subcommand is required")
+        return "no command given: bake, inspect, check, info, report or verify";
+    const std::string name = what.substr(0, what.find(' '));
+    if (name == "inputs") return "no input given: name .glb/.gltf files or folders of them";
+    if (name == "baked") return "no baked asset given: name the .glb/.gltf that bake wrote";
+    if (name == "--against") return "--against is missing: a sidecar, or the folder bake --out-dir wrote";
+    if (name == "--output") return "-o is missing: the .html file to write";
+    return name + " is missing";
+}
+
 // A parse error as one line, as every other error; CLI11's own codes (100+) mapped onto ours.
 int usageError(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
     std::string command;
     for (const CLI::App* sub : app.get_subcommands()) command = sub->get_name() + " ";
     if (command.empty() && argc > 1 && argv[1][0] != '-') command = std::string(argv[1]) + " ";
-    const std::string unknown = unknownWord(app, argc, argv);
-    if (unknown.rfind("unknown command", 0) == 0) command.clear();
-    printError((unknown.empty() ? std::string(e.what()) : unknown) + " (rootbake " + command + "--help lists the " +
+    std::string message = unknownWord(app, argc, argv);
+    if (message.rfind("unknown command", 0) == 0) command.clear();
+    if (message.empty()) message = missingText(e);
+    if (message.empty()) message = e.what();
+    printError(message + " (rootbake " + command + "--help lists the " +
                (command.empty() ? "commands" : "options") + ")");
     return kUsage;
 }

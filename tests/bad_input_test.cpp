@@ -171,7 +171,7 @@ const std::vector<Case>& table() {
         corpus("assimp-testmodels/wrongTypes/badObject.gltf", "materials[0].pbrMetallicRoughness: expected an object, got an array"),
         corpus("assimp-testmodels/wrongTypes/badString.gltf", "scenes[0].name: expected a string, got an integer"),
         corpus("assimp-testmodels/wrongTypes/badUint.gltf", "materials[0].pbrMetallicRoughness.baseColorTexture.index: negative (-1)"),
-        corpus("gltf-validator/base/data/accessor/alignment.gltf", "accessors[2]: 1 elements of 12 bytes (stride 12) from"),
+        corpus("gltf-validator/base/data/accessor/alignment.gltf", "accessors[2]: 1 element of 12 bytes (stride 12) from"),
         corpus("gltf-validator/base/data/accessor/byteoffset_no_bufferview.gltf", "accessors[0].byteOffset: given without a bufferView"),
         corpus("gltf-validator/base/data/accessor/empty_object.gltf", "accessors[0].componentType: missing (required)"),
         corpus("gltf-validator/base/data/accessor/float_normalized.gltf", "accessors[0].normalized: true for FLOAT (only byte and short types"),

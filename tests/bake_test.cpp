@@ -413,8 +413,8 @@ TEST_CASE("bake (executable): --gltf writes a .bin under the output's name; --gl
     CHECK(again->binary);
     CHECK(again->clips.size() == loaded->clips.size());
     CHECK(listing(dir.path / "glb").size() == 2);  // nothing beside the GLB but its sidecar
-    // The wrong extension for the container is a usage error.
-    e = runExe("bake " + q(dir.path / "biped.glb") + " -o " + q(dir.path / "x.gltf"));
+    // A flag that contradicts the output's extension is a usage error.
+    e = runExe("bake " + q(dir.path / "biped.glb") + " --glb -o " + q(dir.path / "x.gltf"));
     CHECK(e.code == 1);
     CHECK_FALSE(fs::exists(dir.path / "x.gltf"));
 }

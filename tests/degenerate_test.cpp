@@ -301,7 +301,7 @@ TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene uni
     CHECK(a.strideLength == doctest::Approx(3.0));
     CHECK(a.averageSpeed == doctest::Approx(3.0));
     REQUIRE(a.warnings.size() == 1);
-    CHECK(a.warnings[0] == "the joints under the root have no height: thresholds are in scene units");
+    CHECK(a.warnings[0].rfind("the joints under the root have no height along the up axis", 0) == 0);
 }
 
 TEST_CASE("degenerate: a turn forced on a root without rotation keys is a warning, not a turn") {

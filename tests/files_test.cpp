@@ -262,6 +262,38 @@ TEST_CASE("writeFiles: a full disk names the file in one line; a device is never
     CHECK(fs::is_fifo(dir.path / "pipe.glb"));
 }
 
+TEST_CASE("writeFiles: an output whose name fits NAME_MAX gets a temporary and a backup that fit too") {
+    test::TempDir dir("files-long-name");
+    // 255 bytes, the most a name can have; 2-byte UTF-8 letters where the temporary's cut falls.
+    std::string stem(190, 'w');
+    for (int i = 0; i < 24; ++i) stem += "\xc3\xa9";
+    stem += std::string(255 - stem.size() - std::strlen(".rootmotion.json"), 'k');
+    const fs::path sidecar = dir.path / (stem + ".rootmotion.json");
+    REQUIRE(sidecar.filename().string().size() == 255);
+    std::vector<fs::path> temporaries;
+    const auto hook = [&](WriteStage s, const fs::path&) {
+        if (s == WriteStage::WriteBytes)
+            for (const auto& e : fs::directory_iterator(dir.path)) temporaries.push_back(e.path().filename());
+        return 0;
+    };
+    const auto written = writeFiles({{sidecar, pattern(10, 0), {}}}, {}, false, hook);
+    CHECK_MESSAGE(!written, written->message);
+    CHECK(test::readBytes(sidecar) == pattern(10, 0));
+    const auto replaced = writeFiles({{sidecar, pattern(20, 1), {}}}, {}, true);  // a backup name too
+    CHECK_MESSAGE(!replaced, replaced->message);
+    CHECK(test::readBytes(sidecar) == pattern(20, 1));
+    REQUIRE(temporaries.size() == 1);
+    const std::string temporary = temporaries.front().string();
+    CHECK(temporary.size() <= 255);
+    CHECK(temporary.rfind("." + std::string(190, 'w'), 0) == 0);
+    // Cut between letters, not inside one: the name stays valid UTF-8.
+    const std::size_t kept = temporary.find(".rootbake-");
+    REQUIRE(kept != std::string::npos);
+    CHECK(kept > 200);
+    CHECK((kept - 191) % 2 == 0);
+    CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+}
+
 namespace {
 
 // Runs writeFiles in a child with the interrupt cleanup installed, raising

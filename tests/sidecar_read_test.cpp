@@ -203,7 +203,7 @@ TEST_CASE("sidecar read: optional and degenerate forms") {
         CHECK(sidecar.clips[1].times.empty());
         CHECK(sidecar.clips[1].translation.empty());
     }
-    SUBCASE("a clip that animates no node (morph weights only) has duration 0 and no samples") {
+    SUBCASE("a clip of duration 0 with no samples (as morph-only clips were written before) is taken") {
         Json doc = knownSidecar();
         doc["clips"][1]["duration"] = 0.0;
         doc["clips"][1]["track"]["times"] = Json::array();

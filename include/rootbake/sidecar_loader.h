@@ -226,7 +226,8 @@ inline void readTrack(const Json& track, const std::string& path, SidecarClip& c
 
     const std::string timesPath = at(path, "times");
     const Json& times = array(member(track, path, "times"), timesPath);
-    // A clip of duration 0 may have none: one that animates no node (morph weights only) has none.
+    // A clip of duration 0 may have none (older sidecars wrote a clip animating morph weights
+    // only so; it now lasts to its last key, with a zero track).
     if (times.empty() && clip.duration != 0) fail(timesPath, "no keys");
     for (std::size_t i = 0; i < times.size(); ++i) {
         const double t = number(times[i], item(timesPath, i));

@@ -140,15 +140,14 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
 
-    const Container container = args.glb        ? Container::Glb
-                                : args.gltf     ? Container::Gltf
-                                : asset->binary ? Container::Glb
-                                                : Container::Gltf;
+    // --glb or --gltf, else the name's extension (-o walk.gltf), else the input's container.
     const std::string ext = lowerAscii(out.extension().string());
-    if ((ext == ".glb" && container == Container::Gltf) || (ext == ".gltf" && container == Container::Glb))
-        return fail(kUsage, out.string() + ": a " + (container == Container::Glb ? "GLB" : ".gltf") +
-                                " would be written under this name; pass --" +
-                                (container == Container::Glb ? "gltf" : "glb") + " or rename the output");
+    const Container container = args.glb         ? Container::Glb
+                                : args.gltf      ? Container::Gltf
+                                : ext == ".glb"  ? Container::Glb
+                                : ext == ".gltf" ? Container::Gltf
+                                : asset->binary  ? Container::Glb
+                                                 : Container::Gltf;
 
     BakeSettings settings = bakeSettings(run, args, input, *asset, out, container);
 
@@ -206,8 +205,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
     depRule = std::move(rule);
 
-    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " + std::to_string(baked->clips.size()) +
-                           " clips made in place -> " + out.string() + ", " + sidecar.string()) +
+    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " +
+                           counted(baked->clips.size(), "clip", "clips") + " made in place -> " +
+                           out.string() + ", " + sidecar.string()) +
                   verbose;
     outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
@@ -237,6 +237,9 @@ std::string usageError(const BakeArgs& args) {
     const std::string ext = lowerAscii(out.extension().string());
     if (ext != ".glb" && ext != ".gltf")
         return "-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)";
+    // The name chooses the container; a flag that says the other one is a contradiction.
+    if (args.glb && ext == ".gltf") return args.output + ": --glb writes a GLB, but the name ends in .gltf";
+    if (args.gltf && ext == ".glb") return args.output + ": --gltf writes a .gltf, but the name ends in .glb";
     return "";
 }
 

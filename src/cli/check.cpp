@@ -150,7 +150,7 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
 
     const bool same = compared.lines.empty();
     if (same) {
-        outcome.out = textLine(label + ": " + std::to_string(asset->clips.size()) + " clips as in " +
+        outcome.out = textLine(label + ": " + counted(asset->clips.size(), "clip", "clips") + " as in " +
                                committed.string() + " (tolerance " + num(100 * args.tolerance, 3) + "%)");
     } else {
         outcome.code = kGateFailed;

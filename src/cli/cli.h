@@ -37,6 +37,8 @@ std::string tableText(const std::vector<std::vector<std::string>>& rows, const s
 
 // ASCII letters lowered: file extensions and clip names compare so on every locale.
 std::string lowerAscii(std::string text);
+// "1 clip", "7 clips": the count and the noun that agrees with it.
+std::string counted(std::size_t count, const char* one, const char* many);
 
 // What rootbake prints is built of lines: these, tableLines, and errorLine/warningLine
 // (run.h), each passing its text through printable (cli/printable.h) once, so a name from

@@ -103,16 +103,13 @@ std::string countsText(const Json& counts) {
     return text.empty() ? "-" : text;
 }
 
-std::string plural(std::size_t count, const char* one, const char* many) {
-    return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 void printText(const Json& asset) {
-    std::string out = textLine(asset["file"].get<std::string>() + ": " + asset["container"].get<std::string>() +
-                               ", " + plural(asset["nodes"].size(), "node", "nodes") + ", " +
-                               plural(asset["skins"].size(), "skin", "skins") + ", " +
-                               plural(asset["meshes"].get<std::size_t>(), "mesh", "meshes") + ", " +
-                               plural(asset["clips"].size(), "clip", "clips"));
+    std::string out =
+        textLine(asset["file"].get<std::string>() + ": " + asset["container"].get<std::string>() + ", " +
+                 counted(asset["nodes"].size(), "node", "nodes") + ", " +
+                 counted(asset["skins"].size(), "skin", "skins") + ", " +
+                 counted(asset["meshes"].get<std::size_t>(), "mesh", "meshes") + ", " +
+                 counted(asset["clips"].size(), "clip", "clips"));
     std::vector<std::vector<std::string>> nodes{{"node", "name", "parent", "joint", "mesh"}};
     for (const Json& n : asset["nodes"])
         nodes.push_back({std::to_string(n["index"].get<int>()), n["name"].get<std::string>(),

@@ -81,10 +81,11 @@ AssetOutcome inspectAsset(const RunContext& run, const InputFile& input) {
         rows.push_back(clipRow(asset->rig, clip, a));
         details.push_back(run.args.verbose ? clipDetails(asset->rig, *baked) : "");
     }
+    outcome.json = {{"file", label}, {"clips", std::move(clips)}};
+    if (rows.size() == 1 && !asset->clips.empty()) return outcome;  // every clip refused: no header alone
     outcome.out = textLine(label);
     const std::vector<std::string> lines = tableLines(rows, "  ");
     for (std::size_t r = 0; r < lines.size(); ++r) outcome.out += lines[r] + "\n" + details[r];
-    outcome.json = {{"file", label}, {"clips", std::move(clips)}};
     return outcome;
 }
 

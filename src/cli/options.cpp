@@ -19,6 +19,10 @@ std::string lowerAscii(std::string text) {
     return text;
 }
 
+std::string counted(std::size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 std::string textLine(std::string_view text) {
     return printable(text) + "\n";
 }

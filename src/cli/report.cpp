@@ -74,8 +74,8 @@ int writeReportPage(const ReportArgs& args, const std::vector<report::AssetRepor
             jsonText(nlohmann::ordered_json{{"output", args.output}, {"assets", assets.size()}, {"clips", clips}}).c_str(),
             stdout);
     else if (!args.common.quiet)
-        std::fputs(textLine(args.output + ": " + std::to_string(clips) + " clips of " + std::to_string(assets.size()) +
-                            (assets.size() == 1 ? " asset" : " assets"))
+        std::fputs(textLine(args.output + ": " + counted(clips, "clip", "clips") + " of " +
+                            counted(assets.size(), "asset", "assets"))
                        .c_str(),
                    stdout);
     return kOk;

@@ -174,10 +174,37 @@ std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input,
     return std::move(*asset);
 }
 
+namespace {
+
+// What a warning says, its numbers (places, times) left out: warnings alike but for them have one cause.
+std::string causeOf(const std::string& warning) {
+    std::string cause;
+    for (char c : warning) {
+        const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
+        if (digit && !cause.empty() && cause.back() == '#') continue;  // "12.5" is one "#.#"
+        cause += digit ? '#' : c;
+    }
+    return cause;
+}
+
+}  // namespace
+
 std::string loadWarnings(const RunContext& run, const Asset& asset) {
     std::string out;
     if (run.args.quiet) return out;
-    for (const std::string& w : asset.warnings) out += messageLine("warning", asset.fileName + ": " + w);
+    // One line per cause (71 accessors with a repeated key time are one line): the first place
+    // and how many more; -v lists every one.
+    std::vector<std::size_t> first;  // the first warning of each cause, in order
+    std::map<std::string, std::size_t> count;
+    for (std::size_t i = 0; i < asset.warnings.size(); ++i)
+        if (count[causeOf(asset.warnings[i])]++ == 0 || run.args.verbose) first.push_back(i);
+    for (std::size_t i : first) {
+        const std::size_t more = run.args.verbose ? 0 : count[causeOf(asset.warnings[i])] - 1;
+        out += messageLine(
+            "warning",
+            asset.fileName + ": " + asset.warnings[i] +
+                (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"));
+    }
     return out;
 }
 
@@ -198,7 +225,33 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     return options;
 }
 
+namespace {
+
+// A node the options name (--root, --character-node, --contacts or rootbake.json) that is not
+// in the asset: one error for the asset, before any clip is analysed, with the nearest names.
+Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) {
+    std::vector<std::string> names;
+    for (const std::string& name : asset.rig.name)
+        if (!name.empty()) names.push_back(name);
+    auto check = [&](const NodeRef& ref, const char* role) -> Status {
+        if (ref.empty() || findNode(asset.rig, ref) >= 0) return Ok{};
+        const std::string near = ref.name.empty() ? "" : closestName(ref.name, names);
+        return Error{asset.fileName + ": " + role + " node \"" + nodeRefLabel(ref) +
+                     "\" is not in the asset" + (near.empty() ? "" : "; did you mean " + near + "?")};
+    };
+    for (const Options& o : options) {
+        if (Status s = check(o.rootNode, "root"); !s) return s;
+        if (Status s = check(o.characterNode, "character"); !s) return s;
+        for (const NodeRef& contact : o.contactNodes)
+            if (Status s = check(contact, "contact"); !s) return s;
+    }
+    return Ok{};
+}
+
+}  // namespace
+
 Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+    if (Status named = checkNamedNodes(asset, options); !named) return named.error();
     auto analysed = pipeline::analyseAsset(
         asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples, run.clipThreads});
     if (!analysed) return Error{withLimitHint(analysed.error().message)};

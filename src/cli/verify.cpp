@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 namespace rootbake::cli {
@@ -92,8 +93,8 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
     if (!loaded) return loaded.error();
     // The sidecar's clips are in the input's animation order.
     if (loaded->clips.size() != sidecar.clips.size())
-        return Error{args.sidecar + ": " + std::to_string(sidecar.clips.size()) + " clips, but " + args.source +
-                     " has " + std::to_string(loaded->clips.size()) + " animations"};
+        return Error{args.sidecar + ": " + counted(sidecar.clips.size(), "clip", "clips") + ", but " +
+                     args.source + " has " + counted(loaded->clips.size(), "animation", "animations")};
     return loaded;
 }
 
@@ -276,6 +277,33 @@ std::string metresCell(const verify::SkateStats& st, bool measured, double value
     return measured && st.samples > 0 && std::isfinite(value) ? fixedPoint(value, 4) : std::string("-");
 }
 
+// Names longer than `width` with their middle cut out ("AnimalArm...Left_loop"): clips of one pack
+// differ at the end as often as at the start. Two names still alike once cut get their row
+// number ("#3") in the cut instead, so that no two rows read the same.
+std::vector<std::string> distinctNames(const std::vector<std::string>& names, std::size_t width) {
+    // Each cut at a UTF-8 letter's start, never inside a letter.
+    auto start = [](const std::string& s, std::size_t at) {
+        while (at > 0 && at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+        return at;
+    };
+    auto cut = [&](const std::string& name, const std::string& mark) {
+        if (name.size() <= width) return name;
+        const std::size_t keep = width - mark.size();
+        const std::size_t head = start(name, keep / 2);
+        std::size_t tail = name.size() - (keep - keep / 2);
+        while (tail < name.size() && (static_cast<unsigned char>(name[tail]) & 0xC0) == 0x80) ++tail;
+        return name.substr(0, head) + mark + name.substr(tail);
+    };
+    std::vector<std::string> out;
+    for (const std::string& name : names) out.push_back(cut(name, "..."));
+    std::map<std::string, int> seen;
+    for (const std::string& s : out) ++seen[s];
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (seen[out[i]] > 1 && names[i].size() > width)
+            out[i] = cut(names[i], "..#" + std::to_string(i + 1) + "..");
+    return out;
+}
+
 std::string shareCell(const verify::SkateStats& st, bool measured, double fraction) {
     return measured && st.samples > 0 && std::isfinite(fraction) ? compactPercent(fraction) : std::string("-");
 }
@@ -291,16 +319,19 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
         " ms) of the baked clip moved by its track, m/s and % of the clip's speed (m/s),\n"
         "  p95 %: its 95th percentile; const %: moved at constant speed; source %: " +
         (args.source.empty() ? std::string("(no --source)") : printable(args.source)) + " as it is\n";
-    // Within 120 columns: a clip name longer than kNameColumn is cut (--json has it whole).
+    // Within 120 columns: a clip name longer than kNameColumn loses its middle (--json has it whole).
     constexpr std::size_t kNameColumn = 32;
     std::vector<std::vector<std::string>> rows{
         {"clip", "source", "speed", "skate", "skate %", "p95 %", "const %", "source %", "result"}};
     std::string notes;
     int gated = 0;
-    for (const ClipReport& r : reports) {
+    std::vector<std::string> printed;
+    for (const ClipReport& r : reports) printed.push_back(printable(r.name));
+    const std::vector<std::string> names = distinctNames(printed, kNameColumn);
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        const ClipReport& r = reports[i];
         gated += r.gated;
-        std::string name = printable(r.name);
-        if (name.size() > kNameColumn) name = name.substr(0, kNameColumn - 3) + "...";
+        const std::string& name = names[i];
         const std::string speed = fixedPoint(r.skate.averageSpeed, 4);
         const bool ok = r.gated && r.passed;
         const verify::ClipSkate& k = r.skate;
@@ -313,8 +344,8 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
                         ok ? "ok" : r.gated ? "SKATES" : "not gated"});
         if (!r.note.empty()) notes += textLine("  " + r.name + ": " + r.note);
     }
-    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) + " of " +
-                                std::to_string(reports.size()) + " clips gated, " +
+    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) +
+                                " of " + counted(reports.size(), "clip", "clips") + " gated, " +
                                 (failed ? "not all under " : "all under ") + compactPercent(args.maxSkate) +
                                 " of their speed\n";
     return header + tableText(rows, "  ") + notes + summary;

@@ -353,6 +353,24 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
     return sampled;
 }
 
+// A clip that animates no transform node (morph weights only): it lasts from 0 to its last
+// key, as info and players say, and its track is zero at the analysis samples, as that of a
+// clip whose nodes turn but do not travel.
+Result<ClipAnalysis> stillClip(const Rig& rig, const Clip& clip, const Options& options, ClipAnalysis& out) {
+    out.from = 0.0;
+    out.to = std::max(0.0, clip.end);
+    out.duration = out.to - out.from;
+    if (!(out.duration > 0.0)) return out;
+    auto plan = planSamples(rig, clip, options, out.duration, -1, NodeChannels{});
+    if (!plan) return plan.error();
+    const int count = plan->samples + 1;
+    out.track.times.resize(count);
+    for (int i = 0; i < count; ++i) out.track.times[i] = out.duration * i / (count - 1);
+    out.track.translation.assign(count, glm::dvec3(0.0));
+    out.track.yaw.assign(count, 0.0);
+    return out;
+}
+
 }  // namespace
 
 namespace {
@@ -365,7 +383,7 @@ Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& 
     NodeChannels rootChannels;
     auto animates = chooseFrameOfReference(rig, clip, options, *up, rootChannels, out);
     if (!animates) return animates.error();
-    if (!*animates) return out;
+    if (!*animates) return stillClip(rig, clip, options, out);
     auto sampled = sampleClip(rig, clip, options, rootChannels, out);
     if (!sampled) return sampled.error();
     Frames& frames = sampled->frames;

@@ -34,7 +34,10 @@ void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds) {
 
 void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels) {
     if (out.root >= 0 && out.characterHeight == 0.0)
-        out.warnings.push_back("the joints under the root have no height: thresholds are in scene units");
+        out.warnings.push_back(
+            "the joints under the root have no height along the up axis (thresholds taken in "
+            "scene units): name the hips with --root, or pass --up-axis if the character stands "
+            "along another axis");
     if (options.extractRotation == Toggle::On && out.root >= 0 && !rootChannels.rotation)
         out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
     if (out.source == Source::FootContact) doubtDeduction(out, options.thresholds);

@@ -101,6 +101,12 @@ std::string n(std::uint64_t v) {
     return std::to_string(v);
 }
 
+// "1 element of 12 bytes", "3 elements of 1 byte".
+std::string elements(std::uint64_t count, std::uint64_t size) {
+    return n(count) + (count == 1 ? " element of " : " elements of ") + n(size) +
+           (size == 1 ? " byte" : " bytes");
+}
+
 Status validateAsset(const Json& document) {
     const Json* asset = nullptr;
     ROOTBAKE_TRY(getObject(document, kRoot, "asset", true, asset));
@@ -206,9 +212,9 @@ Status validateSparse(const Json& sparse, const Where& at, const Layout& layout,
                         "bufferViews[" + n(p.view) + "] has a byteStride (sparse data is packed)");
         std::uint64_t end = 0;
         if (!fits(p.offset, p.size, a.sparseCount, lastSizes[k], view.length, end))
-            return fail(p.at, n(a.sparseCount) + " elements of " + n(p.size) + " bytes from byteOffset " +
-                                  n(p.offset) + " run past bufferViews[" + n(p.view) + "] (byteLength " +
-                                  n(view.length) + ")");
+            return fail(p.at, elements(a.sparseCount, p.size) + " from byteOffset " + n(p.offset) +
+                                  " run past bufferViews[" + n(p.view) + "] (byteLength " + n(view.length) +
+                                  ")");
     }
     return Ok{};
 }
@@ -261,10 +267,9 @@ Status validateAccessors(const Json* accessors, const LoadLimits& limits, Layout
             }
             std::uint64_t end = 0;
             if (!fits(a.offset, a.stride, a.count, a.lastSize, view.length, end))
-                return fail(at, n(a.count) + " elements of " + n(a.elementSize) + " bytes (stride " +
-                                    n(a.stride) + ") from byteOffset " + n(a.offset) +
-                                    " run past bufferViews[" + n(a.view) + "] (byteLength " + n(view.length) +
-                                    ")");
+                return fail(at, elements(a.count, a.elementSize) + " (stride " + n(a.stride) +
+                                    ") from byteOffset " + n(a.offset) + " run past bufferViews[" +
+                                    n(a.view) + "] (byteLength " + n(view.length) + ")");
         }
         const Json* sparse = nullptr;
         ROOTBAKE_TRY(getObject(j, at, "sparse", false, sparse));

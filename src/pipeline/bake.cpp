@@ -42,10 +42,13 @@ Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uin
                          std::to_string(maxAssetTrackSamples) + ")"};
         total += samples * nodes;
         if (total > double(maxAssetNodeSamples))
-            return Error{clipLabel(clip) + ": the " + std::to_string(i + 1) + " clips up to this one need " +
-                         num(total, 3) + " analysis node positions (samples x " + std::to_string(asset.rig.size()) +
-                         " nodes) in all, more than maxAssetNodeSamples (" + std::to_string(maxAssetNodeSamples) +
-                         ")"};
+            return Error{clipLabel(clip) + ": " +
+                         (i == 0 ? std::string("the clip needs ")
+                                 : "the " + std::to_string(i + 1) + " clips up to this one need ") +
+                         num(total, 3) + " analysis node positions (samples x " +
+                         std::to_string(asset.rig.size()) +
+                         " nodes) in all, more than maxAssetNodeSamples (" +
+                         std::to_string(maxAssetNodeSamples) + ")"};
     }
     return Ok{};
 }

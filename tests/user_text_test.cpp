@@ -1,0 +1,297 @@
+// Issue 33, what a user reads and types, through the built executable: counts that agree
+// with their nouns, our own words for a missing argument, node names with a suggestion,
+// the output's extension choosing the container, verify rows that stay apart, one warning
+// line per cause, and one duration for a clip everywhere.
+#include "biped.h"
+#include "support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace rootbake;
+using namespace rootbake::test;  // the executable's runners, temp folders, files
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// The biped with its document edited (names changed, clips dropped, ...).
+std::vector<std::uint8_t> editedBiped(const std::function<void(Json&)>& edit, int clips = 0) {
+    samples::BipedOptions options;
+    options.clipCount = clips;
+    samples::Biped biped = samples::makeBiped(options);
+    Json doc = Json::parse(biped.json);
+    edit(doc);
+    biped.json = doc.dump();
+    return samples::toGlb(biped);
+}
+
+// Seconds as the tables print them: three decimals.
+std::string fixedSeconds(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", seconds);
+    return text;
+}
+
+std::vector<std::string> linesOf(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("user text: one clip and one element are singular") {
+    TempDir dir("singular");
+    const fs::path one = dir.path / "one.glb";
+    writeBytes(one, editedBiped([](Json&) {}, 1));
+    const SplitExit baked = runExeSplit("bake " + q(one) + " -o " + q(dir.path / "b" / "one.glb"));
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    CHECK(contains(baked.out, ": 1 of 1 clip made in place -> "));
+    const SplitExit checked = runExeSplit("check " + q(one) + " --against " + q(dir.path / "b"));
+    CHECK_MESSAGE(checked.code == 0, checked.err);
+    CHECK(contains(checked.out, ": 1 clip as in "));
+    const SplitExit report = runExeSplit("report " + q(one) + " -o " + q(dir.path / "r.html"));
+    CHECK_MESSAGE(report.code == 0, report.err);
+    CHECK(contains(report.out, ": 1 clip of 1 asset\n"));
+    const SplitExit verify = runExeSplit("verify " + q(dir.path / "b" / "one.glb"));
+    CHECK(contains(verify.out, ": 1 of 1 clip gated, "));
+
+    // An accessor of one 12-byte element past its bufferView's end.
+    Json doc = {
+        {"asset", {{"version", "2.0"}}},
+        {"nodes", {{{"name", "n"}}}},
+        {"buffers", {{{"byteLength", 8}, {"uri", "data:application/octet-stream;base64,AAAAAAAAAAA="}}}},
+        {"bufferViews", {{{"buffer", 0}, {"byteLength", 8}}}},
+        {"accessors", {{{"bufferView", 0}, {"componentType", 5126}, {"count", 1}, {"type", "VEC3"}}}}};
+    writeText(dir.path / "short.gltf", doc.dump());
+    const SplitExit shortView = runExeSplit("info " + q(dir.path / "short.gltf"));
+    CHECK(shortView.code == 2);
+    CHECK(contains(shortView.err, "1 element of 12 bytes"));
+}
+
+TEST_CASE("user text: a missing command or argument is said in rootbake's words, not CLI11's") {
+    TempDir dir("required");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const struct {
+        std::string args, message;
+    } table[] = {
+        {"", "no command given: bake, inspect, check, info, report or verify"},
+        {"inspect", "no input given: name .glb/.gltf files or folders of them"},
+        {"bake -o x.glb", "no input given: name .glb/.gltf files or folders of them"},
+        {"check " + q(walker), "--against is missing: a sidecar, or the folder bake --out-dir wrote"},
+        {"report " + q(walker), "-o is missing: the .html file to write"},
+        {"verify", "no baked asset given: name the .glb/.gltf that bake wrote"},
+    };
+    for (const auto& row : table) {
+        CAPTURE(row.args);
+        const SplitExit e = runExeSplit(row.args);
+        CHECK(e.code == 1);
+        CHECK(contains(e.err, "rootbake: error: " + row.message));
+        CHECK_FALSE(contains(e.err, "is required"));
+        CHECK(e.out.empty());
+    }
+}
+
+TEST_CASE("user text: -j 0 is the machine's cores, as the help and the README say") {
+    TempDir dir("jobs");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const SplitExit zero = runExeSplit("inspect " + q(walker) + " -j 0");
+    CHECK(zero.code == 0);
+    CHECK(zero.out == runExeSplit("inspect " + q(walker) + " -j 1").out);
+    for (const char* command : {"bake", "inspect", "check"}) {
+        CAPTURE(command);
+        CHECK(contains(runExeSplit(std::string(command) + " --help").out,
+                       "0 (the default): the machine's cores"));
+    }
+    const std::string readme = readText(fs::path(ROOTBAKE_SOURCE_DIR) / "README.md");
+    CHECK(contains(readme, "`-j 0`, the default: the machine's cores"));
+    CHECK(runExeSplit("inspect " + q(walker) + " -j -1").code == 1);
+}
+
+TEST_CASE("user text: a root with no height under it says which options to pass") {
+    TempDir dir("no-height");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    const SplitExit e = runExeSplit("inspect " + q(walker) + " --root LeftToe -v");
+    CHECK(e.code == 0);
+    CHECK(contains(e.out, "the joints under the root have no height along the up axis"));
+    CHECK(contains(e.out, "--root"));
+    CHECK(contains(e.out, "--up-axis"));
+}
+
+TEST_CASE("user text: a node name not in the asset gets the nearest names, and nothing on stdout") {
+    TempDir dir("node-names");
+    const fs::path walker = dir.path / "walker.glb";
+    writeBytes(walker, editedBiped([](Json&) {}));
+    REQUIRE(runExeSplit("bake " + q(walker) + " --out-dir " + q(dir.path / "baked")).code == 0);
+    const auto before = listing(dir.path);
+    const struct {
+        std::string args, message;
+    } table[] = {
+        {"inspect --root Hipz", "root node \"Hipz\" is not in the asset; did you mean Hips?"},
+        {"inspect --contacts LeftFoot,RigthFoot",
+         "contact node \"RigthFoot\" is not in the asset; did you mean RightFoot?"},
+        {"inspect --character-node Armatur", "character node \"Armatur\" is not in the asset"},
+        {"bake -o " + q(dir.path / "w.glb") + " --root Hipz", "did you mean Hips?"},
+        {"check --against " + q(dir.path / "baked") + " --root Hipz", "did you mean Hips?"},
+        {"report -o " + q(dir.path / "r.html") + " --root Hipz", "did you mean Hips?"},
+    };
+    for (const auto& row : table) {
+        CAPTURE(row.args);
+        const SplitExit e = runExeSplit(row.args + " " + q(walker));
+        CHECK(e.code == 2);
+        CHECK(contains(e.err, "rootbake: error: " + walker.string() + ": "));
+        CHECK_MESSAGE(contains(e.err, row.message), e.err);
+        CHECK(e.out.empty());
+        CHECK(listing(dir.path) == before);  // nothing written
+    }
+    // A name far from every node's gets no suggestion.
+    CHECK_FALSE(contains(runExeSplit("inspect --root Zzzzzzzzzz " + q(walker)).err, "did you mean"));
+}
+
+TEST_CASE("user text: -o's extension chooses the container unless --glb or --gltf says otherwise") {
+    TempDir dir("container");
+    const fs::path glb = dir.path / "walker.glb";
+    writeBytes(glb, editedBiped([](Json&) {}));
+    const SplitExit asGltf = runExeSplit("bake " + q(glb) + " -o " + q(dir.path / "walk.gltf"));
+    REQUIRE_MESSAGE(asGltf.code == 0, asGltf.err);
+    CHECK(readText(dir.path / "walk.gltf").front() == '{');
+    CHECK(fs::exists(dir.path / "walk.bin"));
+    CHECK(runExeSplit("inspect " + q(dir.path / "walk.gltf")).code == 0);
+
+    const SplitExit asGlb =
+        runExeSplit("bake " + q(dir.path / "walk.gltf") + " -o " + q(dir.path / "again.glb"));
+    REQUIRE_MESSAGE(asGlb.code == 0, asGlb.err);
+    CHECK(readText(dir.path / "again.glb").rfind("glTF", 0) == 0);
+
+    const auto before = listing(dir.path);
+    const SplitExit conflict = runExeSplit("bake " + q(glb) + " --glb -o " + q(dir.path / "x.gltf"));
+    CHECK(conflict.code == 1);
+    CHECK(contains(conflict.err, "x.gltf: --glb writes a GLB, but the name ends in .gltf"));
+    const SplitExit conflict2 = runExeSplit("bake " + q(glb) + " --gltf -o " + q(dir.path / "x.glb"));
+    CHECK(conflict2.code == 1);
+    CHECK(contains(conflict2.err, "x.glb: --gltf writes a .gltf, but the name ends in .glb"));
+    CHECK(listing(dir.path) == before);
+}
+
+TEST_CASE("user text: verify keeps rows of long names that differ only in the middle apart") {
+    TempDir dir("verify-names");
+    const fs::path in = dir.path / "walker.glb";
+    const std::string head = "AnimalArmature|Idle_HitReact_", tail = "_loop_v2_final";
+    writeBytes(in, editedBiped([&](Json& doc) {
+                   doc["animations"][0]["name"] = head + "Left" + tail;
+                   doc["animations"][1]["name"] = head + "Right" + tail;
+                   doc["animations"][2]["name"] = head + "Right" + tail + "2";
+               }));
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "w.glb")).code == 0);
+    const SplitExit verify = runExeSplit("verify " + q(dir.path / "w.glb"));
+    REQUIRE(verify.code == 0);
+    std::set<std::string> names;
+    std::size_t rows = 0;
+    for (const std::string& line : linesOf(verify.out)) {
+        if (line.rfind("  AnimalArmatur", 0) != 0) continue;
+        ++rows;
+        CAPTURE(line);
+        names.insert(line.substr(0, line.find("  ", 2)));
+        CHECK((contains(line, "...") || contains(line, "..#")));
+        CHECK(contains(line, "_final"));  // the end kept: where names differ most often
+    }
+    CHECK(rows == 3);
+    CHECK(names.size() == 3);
+}
+
+namespace {
+
+// Three clips, each keyed by its own times accessor [0, 0.5, 0.5, 1] (a repeated time each),
+// moving "hips" along +Z: three places with one cause.
+std::string repeatedTimes() {
+    const std::vector<float> floats = {0.0f, 0.5f, 0.5f, 1.0f, 0, 1, 0, 0, 1, 1, 0, 1, 2, 0, 1, 3};
+    std::vector<std::uint8_t> bytes(floats.size() * 4);
+    std::memcpy(bytes.data(), floats.data(), bytes.size());
+    Json accessors = Json::array(), animations = Json::array();
+    accessors.push_back({{"bufferView", 1}, {"componentType", 5126}, {"count", 4}, {"type", "VEC3"}});
+    for (int i = 0; i < 3; ++i) {
+        accessors.push_back({{"bufferView", 0}, {"componentType", 5126}, {"count", 4}, {"type", "SCALAR"}});
+        animations.push_back(
+            {{"name", "walk" + std::to_string(i)},
+             {"samplers", {{{"input", i + 1}, {"output", 0}}}},
+             {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}}}}});
+    }
+    const Json doc = {
+        {"asset", {{"version", "2.0"}}},
+        {"scenes", {{{"nodes", {0}}}}},
+        {"nodes",
+         {{{"name", "root"}, {"children", {1}}},
+          {{"name", "hips"}, {"children", {2}}},
+          {{"name", "foot"}, {"translation", {0, -1, 0}}}}},
+        {"buffers",
+         {{{"byteLength", bytes.size()}, {"uri", "data:application/octet-stream;base64," + base64(bytes)}}}},
+        {"bufferViews",
+         {{{"buffer", 0}, {"byteLength", 16}}, {{"buffer", 0}, {"byteOffset", 16}, {"byteLength", 48}}}},
+        {"accessors", accessors},
+        {"animations", animations}};
+    return doc.dump();
+}
+
+}  // namespace
+
+TEST_CASE(
+    "user text: one warning line per file and cause, with the count and the first place; -v lists all") {
+    TempDir dir("one-line-per-cause");
+    const fs::path in = dir.path / "repeated.gltf";
+    writeText(in, repeatedTimes());
+    const std::string first =
+        "rootbake: warning: " + in.string() +
+        ": animations[0].samplers[0].input: accessors[1] key 2: time 0.5 repeats the previous "
+        "key's: played as a step to the later key (and 2 more like it";
+    for (const std::string& command : {std::string("inspect"), std::string("info"), "bake -o " + q(dir.path / "o.gltf")}) {
+        CAPTURE(command);
+        const SplitExit e = runExeSplit(command + " " + q(in));
+        CHECK_MESSAGE(e.code == 0, e.err);
+        std::size_t warnings = 0;
+        for (const std::string& line : linesOf(e.err)) warnings += line.rfind("rootbake: warning: ", 0) == 0;
+        CHECK(warnings == 1);
+        CHECK(contains(e.err, first));
+    }
+    const SplitExit verbose = runExeSplit("inspect -v " + q(in));
+    for (int a = 1; a <= 3; ++a)
+        CHECK(contains(verbose.err,
+                       "rootbake: warning: " + in.string() + ": animations[" + std::to_string(a - 1) +
+                           "].samplers[0].input: accessors[" + std::to_string(a) +
+                           "] key 2: time 0.5 repeats the previous key's: played as a step to the "
+                           "later key\n"));
+}
+
+TEST_CASE("user text: a morph-target clip lasts as long in inspect and report as in info") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    const fs::path cube =
+        shared / "corpus" / "assimp-testmodels-good" / "AnimatedMorphCube-glTF" / "AnimatedMorphCube.gltf";
+    const Json info = Json::parse(runExeSplit("info --json " + q(cube)).out)[0]["clips"];
+    const Json inspect = Json::parse(runExeSplit("inspect --json " + q(cube)).out)[0]["clips"];
+    REQUIRE(info.size() == 1);
+    REQUIRE(inspect.size() == 1);
+    CHECK(info[0]["duration"].get<double>() > 1.0);
+    CHECK(inspect[0]["duration"].get<double>() ==
+          doctest::Approx(info[0]["duration"].get<double>()).epsilon(1e-9));
+    CHECK(inspect[0]["source"] == "none");
+    CHECK(inspect[0]["averageSpeed"] == 0.0);
+    const std::string table = runExeSplit("inspect " + q(cube)).out;
+    const std::string seconds = fixedSeconds(info[0]["duration"].get<double>());
+    CHECK(contains(table, "  " + seconds + "\n"));
+    TempDir dir("morph-duration");
+    REQUIRE(runExeSplit("report " + q(cube) + " -o " + q(dir.path / "r.html")).code == 0);
+    CHECK(contains(readText(dir.path / "r.html"), seconds + " s"));
+}
