@@ -357,6 +357,23 @@ TEST_CASE("bake: on every corpus asset, no channel but the reported root's chang
 
 // ---- the executable -------------------------------------------------------------------
 
+TEST_CASE("bake (executable): an asset rootbake baked is said to be, by its sidecar beside it") {
+    TempDir dir("bake-again");
+    writeBytes(dir.path / "biped.glb", samples::toGlb(samples::makeBiped()));
+    REQUIRE(runExe("bake " + q(dir.path / "biped.glb") + " -o " + q(dir.path / "out" / "biped.glb")).code == 0);
+    const test::SplitExit source = test::runExeSplit("inspect " + q(dir.path / "biped.glb"));
+    CHECK(source.code == 0);
+    CHECK_FALSE(test::contains(source.err, "baked by rootbake already"));
+    const test::SplitExit baked = test::runExeSplit("inspect " + q(dir.path / "out" / "biped.glb"));
+    CHECK(baked.code == 0);
+    CHECK(test::contains(baked.err, "warning: " + (dir.path / "out" / "biped.glb").string() +
+                                        ": baked by rootbake already (biped.rootmotion.json beside it says so): its "
+                                        "clips are in place, and any travel is deduced from the feet"));
+    // A sidecar of another tool beside it says nothing.
+    writeText(dir.path / "out" / "biped.rootmotion.json", R"({"schema": "x", "generator": "other 1.0"})");
+    CHECK_FALSE(test::contains(test::runExeSplit("inspect " + q(dir.path / "out" / "biped.glb")).err, "baked by"));
+}
+
 TEST_CASE("bake (executable): writes the asset and its sidecar, deterministically") {
     const samples::Biped biped = samples::makeBiped();
     TempDir dir("bake-exe");

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -156,10 +157,29 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     return kOk;
 }
 
+namespace {
+
+// An asset rootbake baked has its sidecar beside it, whose generator says so (in its first
+// bytes: the generator is the sidecar's second member). Its clips are in place already.
+void warnIfBaked(const fs::path& path, Asset& asset) {
+    const fs::path sidecar = path.parent_path() / (path.stem().string() + ".rootmotion.json");
+    std::ifstream in(sidecar, std::ios::binary);
+    if (!in) return;
+    std::string head(512, '\0');
+    in.read(head.data(), std::streamsize(head.size()));
+    head.resize(std::size_t(in.gcount()));
+    if (head.find("\"generator\": \"rootbake ") == std::string::npos) return;
+    asset.warnings.push_back("baked by rootbake already (" + sidecar.filename().string() +
+                             " beside it says so): its clips are in place, and any travel is deduced from the feet");
+}
+
+}  // namespace
+
 Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts) {
     auto loaded = pipeline::loadAsset(input.path, run.limits.load, facts != nullptr);
     if (!loaded) return Error{withLimitHint(loaded.error().message)};
     if (facts) facts->sha256 = std::move(loaded->sha256);
+    warnIfBaked(input.path, loaded->asset);
     return std::move(loaded->asset);
 }
 
