@@ -205,3 +205,26 @@ TEST_CASE("root: an exporter's one-animation-per-node split gives no limb a root
     }
     CHECK(limbs > 10);
 }
+
+TEST_CASE("body: a Draco-compressed mesh is read as its uncompressed twin") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // CesiumMan's glTF and glTF-Draco copies hold one mesh, the second compressed (with its
+    // positions quantized): the same joints move it, their soles within 1% of the height.
+    auto plain = loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF" / "CesiumMan.gltf");
+    auto draco = loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF-Draco" / "CesiumMan.gltf");
+    REQUIRE(plain.ok());
+    REQUIRE(draco.ok());
+    REQUIRE(plain->rig.hasSurface());
+    REQUIRE_MESSAGE(draco->rig.hasSurface(), draco->rig.surfaceNote);
+    REQUIRE(plain->rig.size() == draco->rig.size());
+    int moving = 0;
+    for (int n = 0; n < plain->rig.size(); ++n) {
+        CAPTURE(nodeLabel(plain->rig, n));
+        REQUIRE(plain->rig.gltfIndex[n] == draco->rig.gltfIndex[n]);
+        CHECK(plain->rig.movesMesh(n) == draco->rig.movesMesh(n));
+        if (!plain->rig.movesMesh(n) || !draco->rig.movesMesh(n)) continue;
+        CHECK(glm::length(plain->rig.surface[n].front() - draco->rig.surface[n].front()) < 0.015);  // 1% of 1.5 m
+        ++moving;
+    }
+    CHECK(moving >= 10);
+}

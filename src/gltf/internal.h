@@ -222,6 +222,18 @@ Status buildClips(const Json& document, const Layout& layout,
 Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
                     Rig& rig, std::vector<std::string>& warnings);
 
+// ---- draco.cpp: KHR_draco_mesh_compression, for the analysis -------------------
+
+struct DecodedVertices {
+    std::vector<float> positions;       // 3 per vertex
+    std::vector<float> joints, weights;  // 4 per vertex, when `weighted`
+    bool weighted = false;
+};
+// A Draco-compressed primitive's POSITION, JOINTS_0 and WEIGHTS_0 (the extension object given),
+// at most maxPoints vertices; nullptr, or why they cannot be read.
+const char* decodeDracoVertices(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
+                                std::uint64_t maxPoints, DecodedVertices& out);
+
 // convert.cpp: a warning when every animation moves one node of its own, all joints of one
 // skin: an exporter's split of one animation (COLLADA2GLTF).
 void warnOfSplitAnimation(const Rig& rig, const std::vector<Clip>& clips, std::vector<std::string>& warnings);

@@ -39,12 +39,15 @@ std::vector<glm::dmat4> restScene(const Rig& rig) {
     return scene;
 }
 
-// What stops a primitive's vertices from being read, or nullptr.
+// A primitive's KHR_draco_mesh_compression object, or nullptr.
+const Json* dracoOf(const Json& primitive) {
+    const Json* ext = member(primitive, "extensions");
+    return ext && ext->is_object() ? member(*ext, "KHR_draco_mesh_compression") : nullptr;
+}
+
+// What stops an uncompressed primitive's vertices from being read, or nullptr.
 const char* unreadable(const Json& primitive, const Layout& layout, const Json& attributes) {
-    if (const Json* ext = member(primitive, "extensions"); ext && ext->is_object()) {
-        if (member(*ext, "KHR_draco_mesh_compression"))
-            return "is Draco-compressed (KHR_draco_mesh_compression)";
-    }
+    if (dracoOf(primitive)) return nullptr;  // decoded from its own bytes
     for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"})
         if (const Json* a = member(attributes, name))
             if (const char* why = missingBytes(layout, layout.accessors[a->get<std::size_t>()])) return why;
@@ -258,21 +261,36 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
             const AccessorLayout* position = accessor("POSITION");
             const AccessorLayout* joints = accessor("JOINTS_0");
             const AccessorLayout* weights = accessor("WEIGHTS_0");
-            if (!position || position->view < 0) continue;  // no vertices, or zeros only
-            if (position->components != 3 || (joints && joints->components != 4) ||
-                (weights && weights->components != 4)) {
-                warnings.push_back(at.str() +
-                                   ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left out of "
-                                   "the body's ground points");
-                continue;
+            bool weighted = false;
+            if (const Json* draco = dracoOf(primitives[p])) {
+                DecodedVertices vertices;
+                // Draco may split a vertex its accessor counts once: bounded by the surface's budget.
+                const std::uint64_t most = std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
+                if (const char* why = decodeDracoVertices(*draco, layout, buffers, most, vertices)) {
+                    rig.surface.clear();
+                    rig.surfaceNote = at.str() + " " + why + ": the joints stand for the body";
+                    return Ok{};
+                }
+                builder.positions = std::move(vertices.positions);
+                builder.joints = std::move(vertices.joints);
+                builder.weights = std::move(vertices.weights);
+                weighted = vertices.weighted;
+            } else {
+                if (!position || position->view < 0) continue;  // no vertices, or zeros only
+                if (position->components != 3 || (joints && joints->components != 4) ||
+                    (weights && weights->components != 4)) {
+                    warnings.push_back(at.str() + ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left "
+                                                  "out of the body's ground points");
+                    continue;
+                }
+                builder.decode(attributes, "POSITION", builder.positions);
+                weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
+                if (weighted) {
+                    builder.decode(attributes, "JOINTS_0", builder.joints);
+                    builder.decode(attributes, "WEIGHTS_0", builder.weights);
+                }
             }
             anyMesh = true;
-            builder.decode(attributes, "POSITION", builder.positions);
-            const bool weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
-            if (weighted) {
-                builder.decode(attributes, "JOINTS_0", builder.joints);
-                builder.decode(attributes, "WEIGHTS_0", builder.weights);
-            }
             for (const Instance& instance : shown[m]) {
                 if (instance.skin < 0) {
                     builder.addRigid(instance.node, every);
