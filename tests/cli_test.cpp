@@ -344,6 +344,25 @@ TEST_CASE("cli: check passes against what bake wrote and catches a changed speed
     CHECK(contains(missing.err, "nothing to check against"));
 }
 
+TEST_CASE("cli: check finds the sidecars of a folder below the one baked") {
+    // bake assets -r --out-dir baked, then check assets/chars -r --against baked: the sidecars
+    // are at baked/chars/..., not at baked/... as the folder given alone would say.
+    Assets a;
+    const fs::path baked = a.dir.path / "baked";
+    REQUIRE(runExeSplit("bake " + q(a.root) + " -r --out-dir " + q(baked)).code == 0);
+    const SplitExit sub = runExeSplit("check " + q(a.root / "chars") + " -r --against " + q(baked));
+    INFO(sub.err);
+    CHECK(sub.code == 0);
+    const SplitExit deep = runExeSplit("check " + q(a.root / "chars" / "deep" / "slow.glb") + " --against " + q(baked));
+    INFO(deep.err);
+    CHECK(deep.code == 0);
+    // Where none is, the error says where it looked.
+    fs::create_directories(a.dir.path / "nothing");
+    const SplitExit none = runExeSplit("check " + q(a.root / "chars") + " -r --against " + q(a.dir.path / "nothing"));
+    CHECK(none.code == 2);
+    CHECK(contains(none.err, "nor at the input's path from any folder above it"));
+}
+
 TEST_CASE("cli: --json prints one document on stdout for every command; --quiet prints errors only") {
     Assets a;
     const std::string walker = q(a.root / "walker.glb");

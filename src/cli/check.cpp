@@ -93,10 +93,26 @@ void compareClip(Compared& compared, const std::string& name, const SidecarClip&
     compareNumber(compared, name, "averageSpeed", before.averageSpeed, a.averageSpeed, tolerance, perSecond, "m/s");
 }
 
-// The sidecar an input is checked against: --against itself, or its place in the folder bake --out-dir wrote.
+// The sidecar an input is checked against: --against itself, or its place in the folder bake
+// --out-dir wrote. That folder mirrors the one baked, which may be above the one checked
+// (bake art -r --out-dir baked, then check art/sub -r --against baked): its place below the
+// folder given first, then the input's path from each folder above the input's, nearest first;
+// none there, the first.
 fs::path committedSidecar(const CheckArgs& args, bool againstFolder, const InputFile& input) {
     if (!againstFolder) return fs::path(args.against);
-    return fs::path(args.against) / input.relative.parent_path() / (input.relative.stem().string() + ".rootmotion.json");
+    const std::string name = input.relative.stem().string() + ".rootmotion.json";
+    const fs::path first = fs::path(args.against) / input.relative.parent_path() / name;
+    std::error_code ec;
+    if (fs::is_regular_file(first, ec)) return first;
+    const fs::path file = fs::absolute(input.path, ec);
+    if (ec) return first;
+    fs::path below;  // the input's folder, seen from the folder reached
+    for (fs::path folder = file.parent_path();; folder = folder.parent_path()) {
+        const fs::path candidate = fs::path(args.against) / below / name;
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+        if (!folder.has_relative_path()) return first;  // the top of the file system
+        below = folder.filename() / below;
+    }
 }
 
 // One input analysed again and compared with its committed sidecar, clip by clip.
@@ -119,7 +135,9 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     auto text = readFileText(committed, {kMaxSidecarBytes, ""});
     if (!text)
         return fail(kBadInput,
-                    label + ": nothing to check against: " + committed.string() + ": " + text.error().message);
+                    label + ": nothing to check against: " + committed.string() + ": " + text.error().message +
+                        (againstFolder ? " (nor at the input's path from any folder above it, below " + args.against + ")"
+                                       : std::string()));
     auto sidecar = parseSidecar(*text, committed.string());
     if (!sidecar) return fail(kBadInput, sidecar.error().message);
 
