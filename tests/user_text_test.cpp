@@ -57,7 +57,7 @@ TEST_CASE("user text: one clip and one element are singular") {
     writeBytes(one, editedBiped([](Json&) {}, 1));
     const SplitExit baked = runExeSplit("bake " + q(one) + " -o " + q(dir.path / "b" / "one.glb"));
     REQUIRE_MESSAGE(baked.code == 0, baked.err);
-    CHECK(contains(baked.out, ": 1 of 1 clip made in place -> "));
+    CHECK(contains(baked.out, ": 1 clip: 1 made in place -> "));
     const SplitExit checked = runExeSplit("check " + q(one) + " --against " + q(dir.path / "b"));
     CHECK_MESSAGE(checked.code == 0, checked.err);
     CHECK(contains(checked.out, ": 1 clip as in "));
@@ -78,6 +78,17 @@ TEST_CASE("user text: one clip and one element are singular") {
     const SplitExit shortView = runExeSplit("info " + q(dir.path / "short.gltf"));
     CHECK(shortView.code == 2);
     CHECK(contains(shortView.err, "1 element of 12 bytes"));
+}
+
+TEST_CASE("user text: the bake's line says what happened to each clip") {
+    // The biped's seven clips (samples/README.md): walk, turn_walk, turn_spot and strafe carry
+    // their motion in the root's keys, walk_inplace and run_inplace are in place with travel
+    // from the feet, idle has none. "3 of 7 clips made in place" read as if nothing happened.
+    TempDir dir("summary");
+    writeBytes(dir.path / "biped.glb", samples::toGlb(samples::makeBiped()));
+    const SplitExit baked = runExeSplit("bake " + q(dir.path / "biped.glb") + " -o " + q(dir.path / "o" / "b.glb"));
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    CHECK(contains(baked.out, "biped.glb: 7 clips: 4 made in place, 2 with travel from the feet, 1 without travel -> "));
 }
 
 TEST_CASE("user text: a missing command or argument is said in rootbake's words, not CLI11's") {

@@ -165,11 +165,12 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     // What the run reports, before the bytes move into the plan.
     Json clips = Json::array();
     std::string verbose, gateLines;
-    int inPlace = 0;
+    int inPlace = 0, fromFeet = 0;
     for (std::size_t i = 0; i < baked->clips.size(); ++i) {
         const BakedClip& c = baked->clips[i];
         const Clip& clip = asset->clips[i];
         inPlace += !c.channels.empty();
+        fromFeet += c.analysis.source == Source::FootContact && c.channels.empty();
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, c.analysis, outcome);
@@ -205,8 +206,13 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
     depRule = std::move(rule);
 
-    outcome.out = textLine(label + ": " + std::to_string(inPlace) + " of " +
-                           counted(baked->clips.size(), "clip", "clips") + " made in place -> " +
+    // What happened to each clip: its root's keys made in place, its travel deduced from the feet
+    // of a clip in place already (in the sidecar only), or neither.
+    const int still = int(baked->clips.size()) - inPlace - fromFeet;
+    std::string what = std::to_string(inPlace) + " made in place";
+    if (fromFeet > 0) what += ", " + std::to_string(fromFeet) + " with travel from the feet";
+    if (still > 0) what += ", " + std::to_string(still) + " without travel";
+    outcome.out = textLine(label + ": " + counted(baked->clips.size(), "clip", "clips") + ": " + what + " -> " +
                            out.string() + ", " + sidecar.string()) +
                   verbose;
     outcome.err = gateLines + outcome.err;
