@@ -352,6 +352,13 @@ TEST_CASE("root bone: the command line: the default name, a refusal in one line 
     CHECK(e.code == 1);
     CHECK(e.output.find("--root-bone and --keep-source exclude each other") != std::string::npos);
     CHECK(test::listing(out).empty());
+
+    // A bare --root-bone takes the next word: a file name there is the user's output, not a bone.
+    e = test::runExe("bake " + test::q(dir.path / "biped.glb") + " --root-bone " + test::q(out / "walk.glb"));
+    CHECK(e.code == 1);
+    CHECK(e.output.find("--root-bone " + (out / "walk.glb").string() + ": a file name, not a bone's") !=
+          std::string::npos);
+    CHECK(test::listing(out).empty());
 }
 
 TEST_CASE("root bone: verify holds the root bone at rest, so it measures what an engine plays") {

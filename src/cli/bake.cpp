@@ -229,6 +229,11 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
 // The options that exclude each other, and an -o name that is not a .glb or .gltf; empty: none.
 std::string usageError(const BakeArgs& args) {
     if (args.glb && args.gltf) return "bake: --glb and --gltf exclude each other";
+    // `--root-bone out/x.glb` took the output for the bone's name (issue 31): no bone is named so.
+    const std::string boneExt = lowerAscii(fs::path(args.rootBone).extension().string());
+    if (boneExt == ".glb" || boneExt == ".gltf")
+        return "bake: --root-bone " + args.rootBone + ": a file name, not a bone's (write --root-bone=NAME, or "
+               "--root-bone after the inputs and -o)";
     if (!args.rootBone.empty() && args.keepSource)
         return "bake: --root-bone and --keep-source exclude each other (the source clips would move the root "
                "under the root bone)";
