@@ -14,6 +14,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 
 using namespace rootbake;
@@ -342,3 +344,39 @@ TEST_CASE("sidecar read: every broken rule is one line naming the file and the J
 }
 
 #endif  // ROOTBAKE_WITH_VERIFY
+
+TEST_CASE("sidecar schema: every number of a clip says its unit, angles in radians") {
+    // Issue 33 item 2: --json and the sidecar give turns in radians while the tables print
+    // degrees; the schema's description of each numeric field names the unit.
+    std::ifstream in(std::filesystem::path(ROOTBAKE_SOURCE_DIR) / "schema" / "sidecar.schema.json");
+    REQUIRE(in);
+    const nlohmann::json schema = nlohmann::json::parse(in);
+    int numbers = 0;
+    std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& object,
+                                                                           const std::string& path) {
+        if (!object.is_object() || !object.contains("properties")) return;
+        for (const auto& [name, property] : object["properties"].items()) {
+            const std::string at = path + "." + name;
+            const std::string ref = property.value("$ref", "");
+            const std::string type = property.value("type", "");
+            const bool numeric = type == "number" || type == "integer" || ref.find("seconds") != std::string::npos ||
+                                 ref.find("ec3") != std::string::npos ||
+                                 (type == "array" && (property["items"].value("type", "") == "number" ||
+                                                      property["items"].value("$ref", "").find("ec3") != std::string::npos ||
+                                                      property["items"].value("$ref", "").find("seconds") != std::string::npos));
+            if (numeric) {
+                CAPTURE(at);
+                CHECK_FALSE(property.value("description", "").empty());
+                ++numbers;
+            }
+            walk(property, at);
+            if (property.contains("items")) walk(property["items"], at + "[]");
+        }
+    };
+    walk(schema["$defs"]["clip"], "clip");
+    CHECK(numbers >= 20);
+    for (const char* angle : {"turn", "averageAngularSpeed"})
+        CHECK(schema["$defs"]["clip"]["properties"][angle]["description"].get<std::string>().find("radians") == 0);
+    CHECK(schema["$defs"]["clip"]["properties"]["track"]["properties"]["yaw"]["description"].get<std::string>().find(
+              "radians") == 0);
+}
