@@ -213,3 +213,15 @@ TEST_CASE("analyze: a node named like nodes[N] is found by its name before node 
     CHECK(findNode(rig, nodeRefByIndex(1)) == rig.rigIndexOfGltf[1]);  // by index only: node 1
     CHECK(rig.rigIndexOfGltf[1] != chest);
 }
+
+TEST_CASE("analyze: no planted interval is a single sample") {
+    // Issue 33 item 1: the run printed "planted LeftFoot: ... 0.800-0.800 s", a foot passing
+    // through the band for one sample at the clip's end. Every interval spans some time.
+    for (const char* name : {"walk_inplace", "run_inplace"}) {
+        CAPTURE(name);
+        const ClipAnalysis a = analyze(name);
+        REQUIRE_FALSE(a.planting.empty());
+        for (const ContactPlanting& p : a.planting)
+            for (const PlantedInterval& interval : p.planted) CHECK(interval.end > interval.start);
+    }
+}

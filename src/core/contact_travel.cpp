@@ -74,7 +74,9 @@ ContactPlanting plantedIntervals(const Frames& frames, int node, double ceiling,
         const bool down = i < frames.count && glm::dot(frames.at(i, node), up) <= ceiling;
         if (down && start < 0) start = i;
         if (!down && start >= 0) {
-            result.planted.push_back({frames.time(start) - frames.from, frames.time(i - 1) - frames.from});
+            // One sample in the band is a foot passing through it, not an interval (0.800-0.800 s).
+            if (i - 1 > start)
+                result.planted.push_back({frames.time(start) - frames.from, frames.time(i - 1) - frames.from});
             start = -1;
         }
     }
