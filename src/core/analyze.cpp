@@ -337,9 +337,10 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;
-    sampled.supportTravel = measureSupportTravel(rig, clip, options, out, ends);
     sampled.rootFirst = out.root >= 0 && rootChannels.translation &&
                         options.source != SourceChoice::FootContact && options.source != SourceChoice::None;
+    // Read only where the root's own travel is: what it is held against.
+    if (sampled.rootFirst) sampled.supportTravel = measureSupportTravel(rig, clip, options, out, ends);
     if (sampled.rootFirst || options.source == SourceChoice::None) {
         sampled.frames =
             core::sampleChainFrames(rig, clip, out.from, out.to, plan->samples, out.character, out.root, {});

@@ -55,7 +55,6 @@ const char* unreadable(const Json& primitive, const Layout& layout, const Json& 
 }
 
 struct SurfaceBuilder {
-    const Json& document;
     const Layout& layout;
     const std::vector<SharedBytes>& buffers;
     const Rig& rig;
@@ -65,10 +64,8 @@ struct SurfaceBuilder {
     std::vector<float> positions, joints, weights;  // decoded, storage reused
     std::vector<std::vector<float>> inverseBinds;   // per skin, decoded on first use
 
-    SurfaceBuilder(const Json& d, const Layout& l, const std::vector<SharedBytes>& b, const Rig& r,
-                   std::vector<std::string>& w)
-        : document(d),
-          layout(l),
+    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Rig& r, std::vector<std::string>& w)
+        : layout(l),
           buffers(b),
           rig(r),
           warnings(w),
@@ -243,7 +240,7 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
     const std::uint64_t every =
         std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
 
-    SurfaceBuilder builder(document, layout, buffers, rig, warnings);
+    SurfaceBuilder builder(layout, buffers, rig, warnings);
     const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
     bool anyMesh = false;
     for (std::size_t m = 0; m < shown.size(); ++m) {
