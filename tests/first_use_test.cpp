@@ -445,7 +445,7 @@ TEST_CASE("first use: info and inspect agree on a clip's duration, 0 to its last
     CHECK(info[4]["duration"].get<double>() == doctest::Approx(0.067).epsilon(0.01));
 }
 
-TEST_CASE("first use: tables have a header row and sized columns, reasons with -v, verify within 120 columns") {
+TEST_CASE("first use: tables have a header row and sized columns, reasons with -v, verify within 100 columns") {
     TempDir dir("tables");
     const fs::path in = dir.path / "walker.glb";
     // A clip name of 60 characters: the columns follow it, verify cuts it.
@@ -470,12 +470,12 @@ TEST_CASE("first use: tables have a header row and sized columns, reasons with -
     int rows = 0;
     for (; std::getline(table, line); ++rows) {
         CAPTURE(line);
-        CHECK(line.size() <= 120);
+        CHECK(line.size() <= 100);
     }
     CHECK(rows >= 10);
     CHECK(contains(verify.out, "  clip "));
     CHECK(contains(verify.out,
-                   "  " + std::string(14, 'w') + "..." + std::string(15, 'w') + "  "));  // its middle cut
+                   "  " + std::string(12, 'w') + "..." + std::string(13, 'w') + "  "));  // its middle cut
 }
 
 TEST_CASE("first use: a batch's summary in a pipe too, its progress line within the terminal, Ctrl-C said") {

@@ -156,12 +156,24 @@ TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one sl
     CHECK(right.source.samples == 72);
     CHECK(right.source.mean == doctest::Approx(1.0).epsilon(1e-6));
     CHECK(right.source.meanFraction == doctest::Approx(1.0).epsilon(1e-6));
+    // Drift: what every planted contact shares, here the one toe's: 0 moved right, 1 m/s as it is.
+    CHECK(right.baked.drift < 1e-6);
+    CHECK(right.source.drift == doctest::Approx(1.0).epsilon(1e-6));
+    CHECK(right.source.driftFraction == doctest::Approx(1.0).epsilon(1e-6));
 
     // A track that covers 0.6 m per second: the planted toe slides at 0.4 m/s.
     const verify::ClipSkate slow = mustMeasure(foot.rig, foot.clip, footMotion(0.6), nullptr);
     CHECK(slow.baked.mean == doctest::Approx(0.4).epsilon(1e-6));
     CHECK(slow.baked.p95 == doctest::Approx(0.4).epsilon(1e-6));
     CHECK(slow.baked.meanFraction == doctest::Approx(0.4).epsilon(1e-6));
+    CHECK(slow.baked.driftFraction == doctest::Approx(0.4).epsilon(1e-6));
+    CHECK_FALSE(verify::judge(slow, {.travels = true, .hasRoot = true, .hasContacts = true}, 0.05).passed);
+    CHECK(verify::judge(right, {.travels = true, .hasRoot = true, .hasContacts = true}, 0.05).passed);
+    // The foot-skating ratio: frames with a contact within 5 cm of the ground (for a 1.75 m
+    // human) moving faster than 0.5 m/s. As it is, the toe slides at 1 m/s while down, half of
+    // each loop; moved right it stands still then, and only lift-off and touch-down count.
+    CHECK(right.source.skatingRatio > 0.45);
+    CHECK(right.baked.skatingRatio < right.source.skatingRatio);
     CHECK_FALSE(slow.measuredSource);
     CHECK(slow.source.samples == 0);
 
@@ -174,6 +186,59 @@ TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one sl
     auto invalid = verify::measureSkate(foot.rig, foot.clip, bad, nullptr);
     REQUIRE_FALSE(invalid.ok());
     CHECK(invalid.error().message.find("times[1]") != std::string::npos);
+}
+
+namespace {
+
+// Two toes of one root, 1 m apart: a foot as above, and one that stays where it is.
+Foot makeFeet(bool bothSlide) {
+    Foot f = makeFoot();
+    f.rig.parent.push_back(0);
+    f.rig.rest.emplace_back();
+    f.rig.rest.back().translation = {1.0, 0.0, 0.0};
+    f.rig.name.push_back("Toe2");
+    f.rig.gltfIndex.push_back(2);
+    f.rig.hasMesh.push_back(0);
+    f.rig.rigIndexOfGltf.push_back(2);
+    if (bothSlide) {
+        Channel second = f.clip.channels[0];
+        second.node = 2;
+        for (std::size_t k = 0; k < second.values.size(); k += 3) second.values[k] = 1.0f;
+        f.clip.channels.push_back(second);
+    }
+    return f;
+}
+
+verify::ClipMotion standing(std::vector<int> contacts) {
+    verify::ClipMotion m = footMotion(0.0);
+    m.averageSpeed = 0;
+    m.contacts = std::move(contacts);
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("verify: a clip that does not travel fails when all its planted feet slide alike") {
+    constexpr verify::ClipFacts kStanding{.travels = false, .hasRoot = true, .hasContacts = true};
+    // Both toes slide back at 1 m/s while down (1 height/s): an in-place walk given no travel.
+    const Foot walk = makeFeet(true);
+    const verify::ClipSkate slides = mustMeasure(walk.rig, walk.clip, standing({1, 2}), nullptr);
+    CHECK(slides.height == 1.0);
+    CHECK(slides.baked.drift == doctest::Approx(1.0).epsilon(1e-6));
+    CHECK(std::isnan(slides.baked.driftFraction));
+    const verify::Verdict failed = verify::judge(slides, kStanding, 0.05);
+    CHECK(failed.gated);
+    CHECK_FALSE(failed.passed);
+    CHECK(test::contains(failed.note, "SLIDES: its planted contacts drift 1.00 heights/s together"));
+    // One toe slides, the other stands: a skate of that foot, which no track would fix.
+    const Foot pivot = makeFeet(false);
+    const verify::ClipSkate one = mustMeasure(pivot.rig, pivot.clip, standing({1, 2}), nullptr);
+    CHECK(one.baked.mean > 0.2);
+    CHECK(one.baked.drift < 1e-9);
+    CHECK(verify::judge(one, kStanding, 0.05).passed);
+    // Not gated: no root, no contacts.
+    CHECK_FALSE(verify::judge(slides, {.travels = false, .hasRoot = false, .hasContacts = true}, 0.05).gated);
+    CHECK_FALSE(verify::judge(slides, {.travels = false, .hasRoot = true, .hasContacts = false}, 0.05).gated);
 }
 
 TEST_CASE("verify: the baked biped's planted feet skate under 3% of the speed") {
@@ -212,6 +277,32 @@ TEST_CASE("verify: a track that carries half the translation fails the limit") {
         CHECK(v.skate.baked.meanFraction > 0.05);
         if (std::string(name) != "turn_walk")
             CHECK(v.skate.baked.meanFraction == doctest::Approx(0.5).epsilon(0.05));
+        // Every planted foot slides alike: the drift is the error of the track.
+        CHECK(v.skate.baked.driftFraction > 0.3);
+        CHECK_FALSE(verify::judge(v.skate, {.travels = true, .hasRoot = true, .hasContacts = true}, 0.05).passed);
+    }
+}
+
+TEST_CASE("verify: the biped's walks given no travel slide; its idle stands") {
+    constexpr verify::ClipFacts kStanding{.travels = false, .hasRoot = true, .hasContacts = true};
+    for (const char* name : {"walk", "walk_inplace", "run_inplace", "strafe", "idle"}) {
+        CAPTURE(name);
+        Verified v = verifyClip(name);
+        std::fill(v.motion.translation.begin(), v.motion.translation.end(), 0.0);
+        std::fill(v.motion.yaw.begin(), v.motion.yaw.end(), 0.0);
+        v.motion.averageSpeed = 0;
+        v.motion.averageAngularSpeed = 0;
+        const verify::ClipSkate still = mustMeasure(biped().asset.rig, v.inPlace, v.motion, nullptr);
+        const verify::Verdict verdict = verify::judge(still, kStanding, 0.05);
+        CHECK(verdict.gated);
+        if (std::string(name) == "idle") {
+            CHECK(verdict.passed);
+            CHECK(still.baked.drift < 0.01 * still.height);
+        } else {
+            // The planted feet slide back at the speed the clip should travel.
+            CHECK_FALSE(verdict.passed);
+            CHECK(still.baked.drift == doctest::Approx(v.truth.averageSpeed).epsilon(0.05));
+        }
     }
 }
 
@@ -240,7 +331,7 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
         const Exit table = runExe(verify + " --source " + q(dir.path / "biped.glb"));
         INFO(table.output);
         CHECK(table.code == 0);
-        CHECK(table.output.find("ok: 5 of 7 clips gated") != std::string::npos);
+        CHECK(table.output.find("ok: 7 of 7 clips gated") != std::string::npos);
         const Exit json = runExe(verify + " --json --loops 2");
         INFO(json.output);
         REQUIRE(json.code == 0);
@@ -252,7 +343,8 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
         for (const auto& clip : doc["clips"]) {
             CAPTURE(clip["name"].get<std::string>());
             CHECK(clip["sourceClip"].is_null());
-            if (clip["gated"] == true) CHECK(clip["baked"]["meanFraction"].get<double>() < 0.03);
+            if (clip["gated"] == true && clip["averageSpeed"].get<double>() > 0)
+                CHECK(clip["baked"]["driftFraction"].get<double>() < 0.03);
         }
     }
     SUBCASE("a track carrying half the translation skates: exit 4") {
@@ -264,7 +356,7 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
         INFO(run.output);
         CHECK(run.code == 4);
         CHECK(run.output.find("SKATES") != std::string::npos);
-        CHECK(run.output.find("FAILED: 5 of 7 clips gated") != std::string::npos);
+        CHECK(run.output.find("FAILED: 7 of 7 clips gated") != std::string::npos);
         const Exit json = runExe(verify + " --json");
         CHECK(json.code == 4);
         CHECK(nlohmann::json::parse(json.output)["passed"] == false);
@@ -292,12 +384,12 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
     }
     SUBCASE("usage: exit 1") {
         CHECK(runExe(verify + " --loops 0").code == 1);
-        CHECK(runExe(verify + " --max-skate -1").code == 1);
+        CHECK(runExe(verify + " --max-drift -1").code == 1);
+        CHECK(runExe(verify + " --max-skate -1").code == 1);  // its former name
         CHECK(runExe("verify").code == 1);  // nothing to verify
     }
 }
 
-#endif  // ROOTBAKE_WITH_VERIFY
 
 TEST_CASE("verify: a root clip whose source skates as much passes with --source, and says so") {
     ROOTBAKE_REQUIRE_SHARED(shared);
@@ -319,7 +411,47 @@ TEST_CASE("verify: a root clip whose source skates as much passes with --source,
     const std::string pushing = row(withSource.output, "generic-pushing-01-loop");
     CHECK(test::contains(pushing, " root "));
     CHECK(pushing.substr(pushing.find_last_not_of(' ') - 1) == "ok");
-    CHECK(test::contains(withSource.output, "generic-pushing-01-loop: skates as its source does (mean "));
+    CHECK(test::contains(withSource.output, "generic-pushing-01-loop: drifts as its source does (drift "));
+}
+
+TEST_CASE("verify: every corpus root clip passes as baked, and fails made in place without travel") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // The root's keys carry the travel, so the feet stand still in the source by construction
+    // (or slip as the source's own do: --source). The same clip in place with no travel is an
+    // in-place clip the analysis missed: a clip that travels at least as fast as a standing
+    // clip may drift must fail; slower ones (a climb, a shuffle into a stance) need not.
+    int passed = 0, failed = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(shared / "corpus")) {
+        const fs::path& file = entry.path();
+        if (file.string().find("/bad/") != std::string::npos) continue;
+        if (file.extension() != ".glb" && file.extension() != ".gltf") continue;
+        auto asset = loadAssetFromMemory(test::readBytes(file), file.string(), {});
+        if (!asset) continue;
+        for (const Clip& clip : asset->clips) {
+            auto analysis = analyzeClip(asset->rig, clip, {});
+            if (!analysis || analysis->source != Source::Root) continue;
+            const std::string what = file.filename().string() + " " + clip.name;
+            CAPTURE(what);
+            const Clip inPlace = applyInPlace(clip, removeMotion(asset->rig, clip, *analysis));
+            verify::ClipMotion motion = verify::motionFromAnalysis(asset->rig, inPlace, *analysis);
+            if (motion.contacts.empty()) continue;  // a cube, an interpolation test: no limb
+            const verify::ClipFacts facts{.travels = true, .rootKeys = true, .hasRoot = true, .hasContacts = true};
+            const verify::ClipSkate baked = mustMeasure(asset->rig, inPlace, motion, &clip);
+            const verify::Verdict asBaked = verify::judge(baked, facts, 0.05);
+            CHECK_MESSAGE(asBaked.passed, asBaked.note);
+            std::fill(motion.translation.begin(), motion.translation.end(), 0.0);
+            std::fill(motion.yaw.begin(), motion.yaw.end(), 0.0);
+            motion.averageSpeed = motion.averageAngularSpeed = 0;
+            const verify::ClipSkate still = mustMeasure(asset->rig, inPlace, motion, nullptr);
+            const verify::Verdict noTravel =
+                verify::judge(still, {.travels = false, .hasRoot = true, .hasContacts = true}, 0.05);
+            if (baked.averageSpeed < verify::kStandingDrift * still.height) continue;
+            CHECK_MESSAGE(!noTravel.passed, "drift " << still.baked.drift / still.height << " heights/s");
+            ++(noTravel.passed ? passed : failed);
+        }
+    }
+    MESSAGE(failed << " corpus root clips made in place without travel fail verify, " << passed << " pass");
+    CHECK(failed >= 1);
 }
 
 TEST_CASE("verify: bake --verify checks what it just wrote") {
@@ -330,7 +462,9 @@ TEST_CASE("verify: bake --verify checks what it just wrote") {
     fs::create_directories(dir);
     const Exit run = runExe("bake " + q(biped) + " -o " + q(dir / "biped.glb") + " --verify");
     CHECK(run.code == 0);
-    CHECK(run.output.find("5 of 7 clips gated, all under 5.0%") != std::string::npos);
+    CHECK(run.output.find("7 of 7 clips gated, all under their limits") != std::string::npos);
     CHECK(fs::exists(dir / "biped.rootmotion.json"));
     fs::remove_all(dir);
 }
+
+#endif  // ROOTBAKE_WITH_VERIFY

@@ -13,14 +13,14 @@ struct VerifyArgs {
     std::string baked;       // the in-place asset bake wrote
     std::string sidecar;     // its sidecar; empty: <baked stem>.rootmotion.json beside it, as bake writes it
     std::string source;      // the original asset; empty: no source column
-    double maxSkate = 0.05;  // mean planted-contact speed allowed, fraction of the clip's average speed
+    double maxDrift = 0.05;  // drift allowed a travelling clip, fraction of its average speed
     int loops = 3;           // loops replayed per clip
     bool json = false;       // one JSON document instead of the table
 };
 
-// Exit codes: 0 every travelling clip under maxSkate; 1 usage; 2 an input cannot
-// be read or does not fit the others; 4 a travelling clip skates above maxSkate.
-// Clips that do not travel (average speed 0) are reported but not gated.
+// Exit codes: 0 every gated clip passes (verify::judge); 1 usage; 2 an input cannot
+// be read or does not fit the others; 4 a clip fails: a travelling clip drifts above
+// maxDrift, or one that does not travel slides as if it should.
 int verify(const VerifyArgs& args);
 
 // bake --verify: verify of what bake just wrote, from memory: the asset as loaded, its clips

@@ -2,6 +2,7 @@
 // contacts slide (verify.h says how each figure is defined).
 #include "verify/verify.h"
 #include "core/contacts.h"
+#include "rootbake/num.h"
 
 #include <glm/gtc/matrix_inverse.hpp>
 
@@ -89,19 +90,18 @@ struct Replay {
 
 // Which frame intervals each contact is planted over, [frame * contacts + contact] for
 // the interval that ends at frame, from the in-place pose in character space: low for
-// the interval and `margin` frames either side, and, in a clip that travels, not moving
-// along the travel (a planted contact slides back in character space, a swing goes
+// the interval and `margin` frames either side, and, given a direction of travel, not
+// moving along it (a planted contact slides back in character space, a swing goes
 // forward: a toe that sweeps low through its swing is not planted). Only intervals whose
 // whole window is inside the replay count.
-std::vector<std::uint8_t> findPlanted(const Replay& pose, int contacts, int frames, const ClipMotion& motion,
-                                      double band, int margin) {
+std::vector<std::uint8_t> findPlanted(const Replay& pose, int contacts, int frames, const glm::dvec3& upAxis,
+                                      const std::optional<glm::dvec3>& travel, double band, int margin) {
     std::vector<std::uint8_t> planted(std::size_t(frames + 1) * contacts, 0);
     std::vector<double> height(frames + 1);
     std::vector<std::uint8_t> low(frames + 1);
-    const bool travels = motion.averageSpeed > 0;
     for (int c = 0; c < contacts; ++c) {
         auto at = [&](int k) { return pose.position[std::size_t(k) * contacts + c]; };
-        for (int k = 0; k <= frames; ++k) height[k] = glm::dot(at(k), motion.upAxis);
+        for (int k = 0; k <= frames; ++k) height[k] = glm::dot(at(k), upAxis);
         // The contact's lowest point: the lowest height it holds for a whole window, so a
         // dip of a frame or two (a toe flexing at push-off) does not lift the band off a stance.
         const int window = std::min(2 * margin + 2, frames + 1);
@@ -113,35 +113,79 @@ std::vector<std::uint8_t> findPlanted(const Replay& pose, int contacts, int fram
             if (!std::all_of(&low[k - 1 - margin], &low[k + margin] + 1,
                              [](std::uint8_t v) { return v != 0; }))
                 continue;
-            if (travels && glm::dot(at(k) - at(k - 1), motion.travelDirection) > 0) continue;
+            if (travel && glm::dot(at(k) - at(k - 1), *travel) > 0) continue;
             planted[std::size_t(k) * contacts + c] = 1;
         }
     }
     return planted;
 }
 
-SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& planted, int contacts, int frames,
-                   double dt, const glm::dvec3& worldUp, double averageSpeed) {
+// The ground for the skating ratio: the lowest height any contact reaches in the replay.
+double lowestHeight(const Replay& replay, const glm::dvec3& worldUp) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const glm::dvec3& p : replay.position) lowest = std::min(lowest, glm::dot(p, worldUp));
+    return lowest;
+}
+
+// The velocity every planted contact shares: along the sum of all planted steps, per contact
+// the median of its steps' velocities (a stance outweighs a swing that skims the band, a
+// pivot's back and forth cancels), the slowest contact's; 0 when they do not slide alike.
+double sharedDrift(const std::vector<std::vector<glm::dvec3>>& steps) {
+    glm::dvec3 sum(0.0);
+    for (const auto& contact : steps)
+        for (const glm::dvec3& v : contact) sum += v;
+    if (!(glm::length(sum) > 0)) return 0.0;
+    const glm::dvec3 along = glm::normalize(sum);
+    double drift = std::numeric_limits<double>::infinity();
     std::vector<double> speeds;
+    for (const auto& contact : steps) {
+        if (contact.empty()) continue;
+        speeds.clear();
+        for (const glm::dvec3& v : contact) speeds.push_back(glm::dot(v, along));
+        auto middle = speeds.begin() + std::ptrdiff_t(speeds.size() / 2);
+        std::nth_element(speeds.begin(), middle, speeds.end());
+        drift = std::min(drift, *middle);
+    }
+    return std::isfinite(drift) ? std::max(0.0, drift) : 0.0;
+}
+
+// wrapped[k]: the interval that ends at frame k crosses a loop's wrap (left out of the drift).
+SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& planted,
+                   const std::vector<std::uint8_t>& wrapped, int contacts, int frames, double dt,
+                   const glm::dvec3& worldUp, double averageSpeed, double height) {
+    std::vector<double> speeds;
+    std::vector<std::vector<glm::dvec3>> steps(contacts);  // per contact, its planted steps / dt
+    const double ground = lowestHeight(replay, worldUp);
+    int skatingFrames = 0;
     for (int k = 1; k <= frames; ++k) {
+        bool skating = false;
         for (int c = 0; c < contacts; ++c) {
             const std::size_t i = std::size_t(k) * contacts + c;
-            if (!planted[i]) continue;
             glm::dvec3 step = replay.position[i] - replay.position[i - contacts];
             step -= worldUp * glm::dot(step, worldUp);
-            speeds.push_back(glm::length(step) / dt);
+            const double speed = glm::length(step) / dt;
+            const bool inBand = glm::dot(replay.position[i], worldUp) <= ground + kSkatingBand * height &&
+                                glm::dot(replay.position[i - contacts], worldUp) <= ground + kSkatingBand * height;
+            skating |= inBand && speed > kSkatingSpeed * height;
+            if (!planted[i]) continue;
+            speeds.push_back(speed);
+            if (!wrapped[k]) steps[c].push_back(step / dt);
         }
+        skatingFrames += skating;
     }
     SkateStats stats;
+    stats.skatingRatio = frames > 0 ? double(skatingFrames) / frames : 0.0;
     stats.samples = int(speeds.size());
     if (speeds.empty()) return stats;
     std::sort(speeds.begin(), speeds.end());
     stats.mean = std::accumulate(speeds.begin(), speeds.end(), 0.0) / double(speeds.size());
     const std::size_t rank = std::size_t(std::ceil(0.95 * double(speeds.size())));
     stats.p95 = speeds[std::max<std::size_t>(rank, 1) - 1];
+    stats.drift = sharedDrift(steps);
     if (averageSpeed > 0) {
         stats.meanFraction = stats.mean / averageSpeed;
         stats.p95Fraction = stats.p95 / averageSpeed;
+        stats.driftFraction = stats.drift / averageSpeed;
     }
     return stats;
 }
@@ -233,23 +277,29 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
         motion.character >= 0 ? inPlace.world(motion.character, motion.character, start) : matrixOf(start));
     const glm::dvec3 worldUp = glm::normalize(toWorld * motion.upAxis);
     const double travelScale = glm::length(toWorld * motion.travelDirection);
+    const double height = motion.characterHeight * glm::length(toWorld * motion.upAxis);
 
     ClipSkate out;
     out.frames = frames;
     out.measuredSource = sourceClip != nullptr;
     out.averageSpeed = motion.averageSpeed * travelScale;
+    out.height = height;
 
     const std::vector<glm::dvec4> points = groundPoints(rig, motion.contacts);
     Replay pose, bakedReplay, constantReplay, sourceReplay;
     const rt::RootDelta step = constantStep(motion, dt);
     rt::Playback playback =
         rt::play(track, {.mode = rt::LoopMode::Loop, .loopCount = settings.loops, .speed = 1.0});
+    std::vector<std::uint8_t> wrapped(frames + 1, 0);
+    double previous = 0;
     for (int k = 0; k <= frames; ++k) {
         if (k > 0) {
             rt::applyToLocal(baked, rt::advance(playback, track, dt));
             rt::applyToLocal(constant, step);
         }
         const double t = rt::localTime(playback);  // the same loop bookkeeping places the pose
+        wrapped[k] = k > 0 && t < previous;
+        previous = t;
         inPlace.pose(t);
         pose.recordCharacterSpace(inPlace, motion, points);
         bakedReplay.record(inPlace, motion, points, baked);
@@ -262,12 +312,37 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
-    const std::vector<std::uint8_t> planted =
-        findPlanted(pose, contacts, frames, motion, settings.plantedBand * motion.characterHeight, margin);
-    out.baked = measure(bakedReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
-    out.constant = measure(constantReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
-    if (source) out.source = measure(sourceReplay, planted, contacts, frames, dt, worldUp, out.averageSpeed);
+    const double band = settings.plantedBand * motion.characterHeight;
+    const std::optional<glm::dvec3> travel =
+        motion.averageSpeed > 0 ? std::optional<glm::dvec3>(motion.travelDirection) : std::nullopt;
+    const std::vector<std::uint8_t> planted = findPlanted(pose, contacts, frames, motion.upAxis, travel, band, margin);
+    auto measured = [&](const Replay& replay) {
+        return measure(replay, planted, wrapped, contacts, frames, dt, worldUp, out.averageSpeed, height);
+    };
+    out.baked = measured(bakedReplay);
+    out.constant = measured(constantReplay);
+    if (source) out.source = measured(sourceReplay);
     return out;
+}
+
+Verdict judge(const ClipSkate& k, const ClipFacts& facts, double maxDrift) {
+    if (!facts.hasRoot) return {false, true, "moves no character (no root): not gated"};
+    if (!facts.hasContacts) return {false, true, "no contact nodes: not gated"};
+    if (k.baked.samples == 0) return {false, true, "no contact is ever planted: not gated"};
+    const auto percent = [](double fraction) { return fixedPoint(100.0 * fraction, 1) + "%"; };
+    if (!facts.travels) {
+        const double perHeight = k.height > 0 ? k.baked.drift / k.height : 0.0;
+        if (!(perHeight > kStandingDrift)) return {true, true, ""};
+        return {true, false,
+                "SLIDES: its planted contacts drift " + fixedPoint(perHeight, 2) + " heights/s together > " +
+                    fixedPoint(kStandingDrift, 2) + " while it does not travel"};
+    }
+    if (!(k.baked.driftFraction > maxDrift)) return {true, true, ""};
+    const std::string by = "drift " + percent(k.baked.driftFraction) + " of its speed > " + percent(maxDrift);
+    const bool asSource = facts.rootKeys && k.measuredSource &&
+                          !(k.baked.driftFraction > k.source.driftFraction + kSameAsSource);
+    if (asSource) return {true, true, "drifts as its source does (" + by + "): the bake adds none"};
+    return {true, false, "SKATES: " + by};
 }
 
 }  // namespace rootbake::verify

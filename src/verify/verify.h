@@ -23,7 +23,23 @@
 //  - in a clip that travels, not moving along travelDirection: a planted
 //    contact slides back in character space, a swing goes forward (mocap toe
 //    ends can sweep through the swing lower than they stand in the stance).
-// Skate: the horizontal world speed of a contact over a planted interval. Two
+//  - in a clip that does not travel, not moving against the summed slide of its
+//    planted contacts (found without this test first): the same test with the
+//    direction the slide gives, so a toe that sweeps low through its swing is
+//    still left out.
+// Skate: the horizontal world speed of a contact over a planted interval.
+// Drift: the horizontal world velocity every planted contact shares: per contact,
+// its planted steps summed and divided by its planted time, along the direction of
+// all contacts' sum; the slowest contact's. A track that is wrong moves every
+// planted contact alike (drift); a foot that slides on its own (a pivot, a sloppy
+// key) is skate that no track can fix, and one contact standing still makes the
+// drift 0. Frame intervals across a loop's wrap are left out of it (a clip that
+// does not loop pops there, whatever its track).
+// Skating ratio: the foot-skating ratio of motion-generation papers, scaled to
+// the character: the share of frame intervals in which some contact is within
+// kSkatingBand x height of the ground in both frames and moves faster than
+// kSkatingSpeed x height per second (5 cm and 0.5 m/s for a 1.75 m human).
+// Two
 // alternatives a user would otherwise have are measured on the same samples:
 //   source:   the source clip as it is, looping, the character left where it is
 //             (a root clip pops back one stride at every loop);
@@ -36,6 +52,7 @@
 #include "rootbake/runtime.h"
 
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace rootbake::verify {
@@ -77,12 +94,18 @@ std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, 
 
 constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
+constexpr double kSkatingBand = 0.05 / 1.75;  // of the height: the papers' 5 cm contact band
+constexpr double kSkatingSpeed = 0.5 / 1.75;  // heights/s: the papers' 0.5 m/s (2.5 cm a frame at 20 fps)
+
 struct SkateStats {
     int samples = 0;                     // planted contact intervals measured (contacts x frames)
     double mean = 0;                     // horizontal world speed of planted contacts, world units/s
     double p95 = 0;                      // 95th percentile (nearest rank), world units/s
+    double drift = 0;                    // world units/s: the velocity all planted contacts share
+    double skatingRatio = 0;             // share of frame intervals (the papers' foot-skating ratio)
     double meanFraction = kNotMeasured;  // of the average speed; NaN when the clip does not travel
     double p95Fraction = kNotMeasured;
+    double driftFraction = kNotMeasured;
 };
 
 struct ClipSkate {
@@ -91,6 +114,7 @@ struct ClipSkate {
     SkateStats source;    // the source clip as it is; samples 0 without a source
     bool measuredSource = false;
     double averageSpeed = 0;  // world units/s: the speed the fractions divide by
+    double height = 0;        // world units: the character's height
     int frames = 0;           // replay frame intervals
 };
 
@@ -98,5 +122,30 @@ struct ClipSkate {
 // valid runtime track (runtime::validateTrack's message) or a contact is out of range.
 Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const ClipMotion& motion,
                                const Clip* sourceClip, const Settings& settings = {});
+
+// Whether a clip's bake is held to a limit, and whether it passes it.
+//  - a clip that travels fails when its planted contacts drift faster than
+//    maxDrift x its speed; a clip whose travel is in its root's keys passes when,
+//    with a source, it drifts no more than its source does (kSameAsSource).
+//  - a clip that does not travel fails when its planted contacts drift faster
+//    than kStandingDrift x its height per second: its feet say it should travel.
+//  - a clip with no root, no contacts or no planted contact is not gated.
+constexpr double kSameAsSource = 0.01;   // of the clip's speed: the track reproduces the root to 1e-7
+constexpr double kStandingDrift = 0.2;   // heights/s: the ground oracle's slowest slide (a slow walk)
+
+struct Verdict {
+    bool gated = false;
+    bool passed = true;
+    std::string note;  // why it is not gated, or what it passed or failed by; empty when plainly ok
+};
+
+struct ClipFacts {
+    bool travels = false;   // the sidecar gives it travel
+    bool rootKeys = false;  // its travel is in its root's keys (source root)
+    bool hasRoot = false;   // the analysis found a root
+    bool hasContacts = false;
+};
+
+Verdict judge(const ClipSkate& skate, const ClipFacts& facts, double maxDrift);
 
 }  // namespace rootbake::verify
