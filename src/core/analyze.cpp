@@ -143,6 +143,12 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
             out.removesRootTravel = true;
             return std::move(reading.travel);
         }
+        const double sway = core::kSwayTravel * (out.characterHeight > 0.0 ? out.characterHeight : 1.0);
+        const bool shiftsOverSupport = reading.rootTravel >= minimumTravel;  // refused for its still feet
+        if (options.source == SourceChoice::Auto && reading.rootTravel >= sway && !shiftsOverSupport) {
+            out.reason += ": the root's keys carry the travel, so the feet are not read for another";
+            return std::optional<core::Travel>{};
+        }
     }
     if (options.source == SourceChoice::Root) return std::optional<core::Travel>{};
     // A clip that moves in position only parts inside a skeleton (a tread, the one limb of an

@@ -108,7 +108,13 @@ glm::dvec3 travelAt(const glm::dvec3& position, const glm::dvec3& start, double 
 struct TravelReading {
     std::optional<Travel> travel;  // none: not enough travel (unless forced)
     std::string reason;
+    double rootTravel = 0;  // the root's horizontal net travel over the cycle
 };
+// A root whose keys travel less than this fraction of the height per cycle is in place:
+// what it moves is sway, and the feet say whether the clip travels. A root that travels
+// farther carries the clip's travel in its keys, whatever --min-travel then keeps of it,
+// so raising --min-travel can only take travel away, never find another in the feet.
+constexpr double kSwayTravel = 0.1;
 // A body that travels brings its support along: over a cycle each stepping foot moves a
 // stride, and any locomotion moves some foot at least this fraction as far as the body. A
 // root that moves farther over feet that stay (a sit, a lean, a fall, a pickup) shifts its

@@ -39,6 +39,7 @@ TravelReading measureRootTravel(const StageInput& in, const std::vector<double>*
     const glm::dvec3 start = frames.at(0, in.root);
     const glm::dvec3 net = horizontal(frames.at(last, in.root) - start, in.up);
     const double netLength = glm::length(net);
+    out.rootTravel = netLength;
     if (!forced && netLength < minimumTravel) {
         out.reason = "root travel " + num(netLength) + " < minimum " + num(minimumTravel);
         return out;
