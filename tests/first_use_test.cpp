@@ -184,16 +184,16 @@ TEST_CASE("first use: doubtful clips are one line on stderr, listed with -v") {
     CHECK(runExeSplit("bake " + q(in) + " --force -q --out-dir " + q(out)).err.empty());
     fs::remove(dir.path / "rootbake.json");
 
-    // The hips scaled by 1/4: the character is 1.5779 / 4 m tall at the first frame
-    // (samples/README.md) and still walks 1.2 m per cycle, more than 2.5 heights; at 1/2
-    // it is 0.789 m tall and 1.2 m is under 2.5 heights.
+    // The hips scaled by 1/4: the character is 1.7 / 4 m tall at rest (samples/README.md)
+    // and still walks 1.2 m per cycle, more than 2.5 heights; at 1/2 it is 0.85 m tall and
+    // 1.2 m is under 2.5 heights.
     for (const double scale : {0.25, 0.5}) {
         CAPTURE(scale);
         writeBytes(in, editedBiped([&](Json& doc) { doc["nodes"][1]["scale"] = {scale, scale, scale}; }));
         const SplitExit e = runExeSplit("inspect " + q(in) + " -v --json");
         REQUIRE(e.code == 0);
         const Json walk = Json::parse(e.out)[0]["clips"][0];
-        CHECK(walk["characterHeight"].get<double>() == doctest::Approx(1.5779 * scale).epsilon(1e-4));
+        CHECK(walk["characterHeight"].get<double>() == doctest::Approx(1.7 * scale).epsilon(1e-4));
         CHECK(walk["strideLength"].get<double>() == doctest::Approx(1.2).epsilon(1e-6));
         CHECK(contains(e.err, "\"walk\": a stride of 1.2 m per cycle, more than 2.5 times the character height") ==
               (scale == 0.25));

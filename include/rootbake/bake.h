@@ -50,6 +50,10 @@ struct Rig {
     // body, and surfaceNote says why.
     std::vector<std::vector<glm::dvec3>> surface;
     std::string surfaceNote;  // why surface is empty ("no mesh", "meshes[0] is Draco-compressed")
+    // Per node, its scene-space position in the pose its mesh was modelled in: a skin joint's
+    // from its inverse bind matrix, any other node's at rest.
+    // Empty when no skin was read. The character's height is measured in it.
+    std::vector<glm::dvec3> bind;
 
     int size() const { return static_cast<int>(parent.size()); }
     bool hasSurface() const { return !surface.empty(); }

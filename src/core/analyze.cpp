@@ -338,8 +338,14 @@ Result<SampledClip> sampleClip(const Rig& rig, const Clip& clip, const Options& 
     // candidates when the contacts are read. A clip whose travel may be in the root's
     // keys has its contacts' chains posed only if they are read after all.
     const Frames ends = core::sampleFrames(rig, clip, out.from, out.to, 1, out.character, out.root);
-    out.characterHeight =
-        core::measureHeight(rig, ends, out.root >= 0 ? out.root : out.character, out.upAxis);
+    // The character's height at rest, the same for each of its clips; Babylon's rule measures
+    // it at the clip's first frame, as Babylon does. A rig whose rest pose is collapsed (joints
+    // left at their parents' origins) has only the clip's.
+    const int base = out.root >= 0 ? out.root : out.character;
+    if (options.contactRule == ContactRule::Stance)
+        out.characterHeight = core::measureRestHeight(rig, base, out.character, out.upAxis);
+    if (options.contactRule != ContactRule::Stance || out.characterHeight < kMinimumHeight)
+        out.characterHeight = core::measureHeight(rig, ends, base, out.upAxis);
     // A flat rig under a rotation measures rounding noise (1e-18), not a height: thresholds
     // scaled by it would take noise for travel.
     if (out.characterHeight < kMinimumHeight) out.characterHeight = 0.0;

@@ -43,11 +43,7 @@ int lowestSample(const Frames& frames, int node, const glm::dvec3& up) {
 
 // Every node's height along up in the rig's rest pose, in the character's space.
 std::vector<double> restHeights(const Rig& rig, int character, const glm::dvec3& up) {
-    std::vector<glm::dmat4> scene(rig.size());
-    for (int n = 0; n < rig.size(); ++n) {
-        const glm::dmat4 m = toMatrix(rig.rest[n]);
-        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
-    }
+    const std::vector<glm::dmat4> scene = restScene(rig);
     const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
     std::vector<double> height(rig.size());
     for (int n = 0; n < rig.size(); ++n) height[n] = glm::dot(glm::dvec3(toCharacter * scene[n][3]), up);

@@ -107,6 +107,15 @@ Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int 
                        reuse ? &coarse : nullptr, factor);
 }
 
+std::vector<glm::dmat4> restScene(const Rig& rig) {
+    std::vector<glm::dmat4> scene(rig.size());
+    for (int n = 0; n < rig.size(); ++n) {
+        const glm::dmat4 m = toMatrix(rig.rest[n]);
+        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;  // parent-first
+    }
+    return scene;
+}
+
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base) {
     std::vector<std::uint8_t> under(rig.size(), base < 0 ? 1 : 0);
     if (base < 0) return under;

@@ -49,6 +49,9 @@ Frames sampleChainFrames(const Rig& rig, const Clip& clip, double from, double t
 Frames refineFrames(const Rig& rig, const Clip& clip, const Frames& coarse, int factor, int character,
                     int root, std::vector<int> nodes);
 
+// Every node's scene matrix in the rig's rest pose (the nodes' own TRS).
+std::vector<glm::dmat4> restScene(const Rig& rig);
+
 // 1 for base's strict descendants (every node when base is -1, the scene).
 std::vector<std::uint8_t> descendantsOf(const Rig& rig, int base);
 

@@ -75,6 +75,39 @@ Result<int> chooseCharacter(const Rig& rig, const Clip& clip, const Options& opt
     return character;
 }
 
+double measureRestHeight(const Rig& rig, int base, int character, const glm::dvec3& up) {
+    const std::vector<glm::dmat4> scene = restScene(rig);
+    const glm::dmat4 toCharacter = character >= 0 ? invertTransform(scene[character]) : glm::dmat4(1.0);
+    const std::vector<std::uint8_t> under = descendantsOf(rig, base);
+    // The vertical extent of base and the joints under it, each at position(n) in the scene.
+    auto extent = [&](auto position) {
+        auto height = [&](int n) { return glm::dot(glm::dvec3(toCharacter * glm::dvec4(position(n), 1.0)), up); };
+        double lowest = base >= 0 ? height(base) : 0.0;  // the scene's own origin
+        double highest = lowest;
+        for (int n = 0; n < rig.size(); ++n)
+            if (under[n] && !rig.hasMesh[n]) lowest = std::min(lowest, height(n)), highest = std::max(highest, height(n));
+        return highest - lowest;
+    };
+    auto rest = [&](int n) { return glm::dvec3(scene[n][3]); };
+    const double atRest = extent(rest);
+    if (rig.bind.size() != std::size_t(rig.size())) return atRest;
+    auto bound = [&](int n) { return rig.bind[std::size_t(n)]; };
+    // The bind pose is the skeleton at rest only if its bones are as long: an inverse bind
+    // read in another space (a skin bound to a scaled hand mesh), or a joint scaled at rest,
+    // is not the character's size. Bones keep their length in any pose.
+    double restLength = 0.0, boundLength = 0.0;
+    for (int n = 0; n < rig.size(); ++n) {
+        const int p = rig.parent[n];
+        if (!under[n] || rig.hasMesh[n] || p < 0 || (p != base && !under[p])) continue;
+        restLength += glm::length(rest(n) - rest(p));
+        boundLength += glm::length(bound(n) - bound(p));
+    }
+    if (!(std::abs(boundLength - restLength) <= kBoneLengthTolerance * restLength)) return atRest;
+    // Standing is the tallest a character is: a rest pose may crouch or lift its feet, a
+    // bind pose is usually the pose it was modelled in.
+    return std::max(atRest, extent(bound));
+}
+
 double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up) {
     const std::vector<std::uint8_t> under = descendantsOf(rig, base);
     double lowest = base >= 0 ? glm::dot(frames.at(0, base), up) : 0.0;  // the scene's own origin
@@ -136,11 +169,7 @@ std::vector<std::vector<int>> bodyJoints(const Rig& rig) {
 }  // namespace
 
 Skeletons skeletonsOf(const Rig& rig, const glm::dvec3& up) {
-    std::vector<glm::dmat4> scene(rig.size());
-    for (int n = 0; n < rig.size(); ++n) {
-        const glm::dmat4 m = toMatrix(rig.rest[n]);
-        scene[n] = rig.parent[n] < 0 ? m : scene[rig.parent[n]] * m;
-    }
+    const std::vector<glm::dmat4> scene = restScene(rig);
     // A joint's lowest point at rest: of the mesh it moves, else its own origin.
     auto lowest = [&](int j) {
         double low = glm::dot(glm::dvec3(scene[j][3]), up);

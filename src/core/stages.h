@@ -75,6 +75,11 @@ Result<int> chooseCharacter(const Rig& rig, const Clip& clip, const Options& opt
 
 // Vertical extent, at the first frame, of the base and the joints under it.
 double measureHeight(const Rig& rig, const Frames& frames, int base, const glm::dvec3& up);
+// The same, in the character's space, in the rig's rest pose or in the pose its mesh was
+// bound in (Rig::bind) when that has the rest pose's bones, whichever is taller: one height
+// for every clip of a character, whatever pose a clip starts in (a crouch, a fall).
+constexpr double kBoneLengthTolerance = 0.02;  // the bind pose's summed bone lengths vs the rest pose's
+double measureRestHeight(const Rig& rig, int base, int character, const glm::dvec3& up);
 
 // ---- the turn (turn.cpp) ------------------------------------------------------
 

@@ -100,6 +100,46 @@ struct SurfaceBuilder {
         return sole;
     }
 
+    // Each skin joint's position in the bind pose, in the scene: the inverse of its inverse
+    // bind matrix, placed as exporters place it: as it is (glTF shows a skinned mesh so bound
+    // at its vertices' own coordinates), or under the transform of a node showing the mesh
+    // (exporters that bind in the mesh's space: a Z-up mesh turned upright by its node). Of
+    // these, the placement that puts the joints nearest where they are at rest. A skin whose
+    // matrices were not read (no weighted mesh) leaves its joints at rest; a joint in two skins
+    // keeps the first's.
+    void addBind(std::size_t skin, const std::vector<int>& meshNodes, std::vector<glm::dvec3>& bind,
+                 std::vector<std::uint8_t>& bound) const {
+        const std::vector<float>& matrices = inverseBinds[skin];
+        const std::vector<int>& skinJoints = rig.skins[skin];
+        if (skinJoints.empty() || matrices.size() < skinJoints.size() * 16) return;
+        std::vector<glm::dvec3> local(skinJoints.size());
+        for (std::size_t j = 0; j < skinJoints.size(); ++j) {
+            glm::dmat4 inverseBind(1.0);
+            for (int c = 0; c < 16; ++c) inverseBind[c / 4][c % 4] = matrices[j * 16 + std::size_t(c)];
+            local[j] = glm::dvec3(glm::inverse(inverseBind)[3]);
+        }
+        auto misfit = [&](const glm::dmat4& placement) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < skinJoints.size(); ++j) {
+                const glm::dvec3 d = glm::dvec3(placement * glm::dvec4(local[j], 1.0)) -
+                                     glm::dvec3(scene[std::size_t(skinJoints[j])][3]);
+                sum += glm::dot(d, d);
+            }
+            return sum;
+        };
+        glm::dmat4 placement(1.0);
+        double best = misfit(placement);
+        for (int node : meshNodes)
+            if (const double m = misfit(scene[std::size_t(node)]); m < best) best = m, placement = scene[std::size_t(node)];
+        if (!std::isfinite(best)) return;
+        for (std::size_t j = 0; j < skinJoints.size(); ++j) {
+            const int joint = skinJoints[j];
+            if (bound[std::size_t(joint)]) continue;
+            bind[std::size_t(joint)] = glm::dvec3(placement * glm::dvec4(local[j], 1.0));
+            bound[std::size_t(joint)] = 1;
+        }
+    }
+
     std::vector<float>& decode(const Json& attributes, const char* name, std::vector<float>& out) {
         out.clear();
         if (const Json* a = member(attributes, name))
@@ -304,6 +344,17 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
         return Ok{};
     }
     rig.surface = builder.soles();
+    std::vector<std::uint8_t> bound(std::size_t(rig.size()), 0);
+    rig.bind.resize(std::size_t(rig.size()));
+    for (int node = 0; node < rig.size(); ++node) rig.bind[std::size_t(node)] = glm::dvec3(builder.scene[node][3]);
+    for (std::size_t skin = 0; skin < rig.skins.size(); ++skin) {
+        std::vector<int> meshNodes;
+        for (const std::vector<Instance>& instances : shown)
+            for (const Instance& instance : instances)
+                if (instance.skin == int(skin)) meshNodes.push_back(instance.node);
+        builder.addBind(skin, meshNodes, rig.bind, bound);
+    }
+    if (std::none_of(bound.begin(), bound.end(), [](std::uint8_t b) { return b != 0; })) rig.bind.clear();
     return Ok{};
 }
 

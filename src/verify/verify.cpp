@@ -90,12 +90,12 @@ struct Replay {
 
 // Which frame intervals each contact is planted over, [frame * contacts + contact] for
 // the interval that ends at frame, from the in-place pose in character space: low for
-// the interval and `margin` frames either side, and, given a direction of travel, not
+// the interval and `margin` frames either side, and, given a direction of travel (not null), not
 // moving along it (a planted contact slides back in character space, a swing goes
 // forward: a toe that sweeps low through its swing is not planted). Only intervals whose
 // whole window is inside the replay count.
 std::vector<std::uint8_t> findPlanted(const Replay& pose, int contacts, int frames, const glm::dvec3& upAxis,
-                                      const std::optional<glm::dvec3>& travel, double band, int margin) {
+                                      const glm::dvec3* travel, double band, int margin) {
     std::vector<std::uint8_t> planted(std::size_t(frames + 1) * contacts, 0);
     std::vector<double> height(frames + 1);
     std::vector<std::uint8_t> low(frames + 1);
@@ -313,8 +313,7 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
     const double band = settings.plantedBand * motion.characterHeight;
-    const std::optional<glm::dvec3> travel =
-        motion.averageSpeed > 0 ? std::optional<glm::dvec3>(motion.travelDirection) : std::nullopt;
+    const glm::dvec3* travel = motion.averageSpeed > 0 ? &motion.travelDirection : nullptr;
     const std::vector<std::uint8_t> planted = findPlanted(pose, contacts, frames, motion.upAxis, travel, band, margin);
     auto measured = [&](const Replay& replay) {
         return measure(replay, planted, wrapped, contacts, frames, dt, worldUp, out.averageSpeed, height);

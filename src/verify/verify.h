@@ -131,7 +131,7 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 //    than kStandingDrift x its height per second: its feet say it should travel.
 //  - a clip with no root, no contacts or no planted contact is not gated.
 constexpr double kSameAsSource = 0.01;   // of the clip's speed: the track reproduces the root to 1e-7
-constexpr double kStandingDrift = 0.2;   // heights/s: the ground oracle's slowest slide (a slow walk)
+constexpr double kStandingDrift = 0.1;   // heights/s: the default minimum travel in a second; a third of a slow walk
 
 struct Verdict {
     bool gated = false;
