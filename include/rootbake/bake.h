@@ -173,7 +173,6 @@ std::string nodeRefLabel(const NodeRef& ref);
 struct Thresholds {
     double contactHeightBand = 0.1;     // x height: a limb end reaches the ground within this of the lowest
     double plantedHeightBand = 0.05;    // x height: a contact is low within this of its own lowest point
-    double reportedPlantedBand = 0.01;  // x height: the planted intervals reported (a looser band counts the swing)
     double limbTopSpread = 1.0 / 3.0;   // x a leg: a supporting limb hangs from about where the lowest hangs
     double legFraction = 0.5;           // x height: a leg's length at least, the spread's scale
     double stanceSpeedTolerance = 0.25; // a planted foot moves within this fraction of the ground's speed

@@ -411,7 +411,7 @@ Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& 
     out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
     if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
     fillTrack(rig, clip, options, rootChannels, frames, sampled->plan, std::move(translation), std::move(turn.yaw), out);
-    core::addWarnings(out, options, rootChannels);
+    core::addWarnings(out, options, rootChannels, minimumTravel);
     return out;
 }
 

@@ -525,22 +525,19 @@ std::string contactTimeline(const ClipReport& c) {
             "Contact timeline of " + clipTitle(c) + ": planted intervals per contact node over the clip");
     const TimeAxis axis{a.duration};
 
-    // Flight: a run of samples where no contact is planted.
+    // Flight: where no contact is planted (the evidence's flight share, read from the same
+    // intervals; docs/analysis.md, "Evidence").
     std::vector<PlantedInterval> all;
     for (const ContactLane& lane : c.lanes) all.insert(all.end(), lane.planted.begin(), lane.planted.end());
     std::sort(all.begin(), all.end(), [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
-    const double dt = a.track.times.size() > 1 ? a.duration / double(a.track.times.size() - 1) : a.duration;
+    constexpr double kSameTime = 1e-9;  // s: the intervals' ends are the readings' times, computed alike
     std::vector<PlantedInterval> flights;
     double covered = 0.0;
-    bool any = false;
     for (const PlantedInterval& p : all) {
-        const double gapStart = any ? covered : 0.0;
-        if (p.start - gapStart > (any ? 1.5 * dt : 0.5 * dt)) flights.push_back({gapStart, p.start});
-        covered = any ? std::max(covered, p.end) : p.end;
-        any = true;
+        if (p.start - covered > kSameTime) flights.push_back({covered, p.start});
+        covered = std::max(covered, p.end);
     }
-    if (any && a.duration - covered > 1.5 * dt) flights.push_back({covered, a.duration});
-    if (!any) flights.push_back({0.0, a.duration});
+    if (a.duration - covered > kSameTime) flights.push_back({covered, a.duration});
     for (const PlantedInterval& f : flights)
         svg.rect(axis.x(f.start), kTop - 4, axis.x(f.end) - axis.x(f.start), lanes * kLane + 4, kYellow, nullptr,
                  "0.45");
