@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -305,4 +306,59 @@ TEST_CASE("user text: a morph-target clip lasts as long in inspect and report as
     TempDir dir("morph-duration");
     REQUIRE(runExeSplit("report " + q(cube) + " -o " + q(dir.path / "r.html")).code == 0);
     CHECK(contains(readText(dir.path / "r.html"), seconds + " s"));
+}
+
+TEST_CASE("user text: --json says a turn in the degrees the table prints, under a key that says so") {
+    // Issue 33 item 2: the table, the report and check print turns in degrees, --json gave only
+    // radians under `turn`. The sidecar's keys stay (radians); inspect --json adds the degrees
+    // after each angle, and check --json says the unit of each change.
+    TempDir dir("units");
+    const fs::path in = dir.path / "biped.glb";
+    writeBytes(in, samples::toGlb(samples::makeBiped()));
+    const SplitExit table = runExeSplit("inspect " + q(in));
+    REQUIRE(table.code == 0);
+    const SplitExit inspected = runExeSplit("inspect --json " + q(in));
+    REQUIRE(inspected.code == 0);
+    const Json clips = Json::parse(inspected.out)[0]["clips"];
+    bool turned = false;
+    for (const Json& clip : clips) {
+        CAPTURE(clip["name"]);
+        const double turn = clip["turn"].get<double>(), degrees = clip["turnDegrees"].get<double>();
+        CHECK(degrees == doctest::Approx(turn * 180.0 / 3.141592653589793).epsilon(1e-12));
+        CHECK(clip["averageAngularSpeedDegrees"].get<double>() ==
+              doctest::Approx(clip["averageAngularSpeed"].get<double>() * 180.0 / 3.141592653589793).epsilon(1e-12));
+        // The key comes right after the radians.
+        std::vector<std::string> keys;
+        for (const auto& item : clip.items()) keys.push_back(item.key());
+        const auto at = std::find(keys.begin(), keys.end(), "turn");
+        REQUIRE(at + 1 != keys.end());
+        CHECK(*(at + 1) == "turnDegrees");
+        if (clip["name"] == "turn_walk") {
+            turned = true;
+            CHECK(degrees == doctest::Approx(45.0).epsilon(1e-3));
+            // The table's row says the same number.
+            char shown[32];
+            std::snprintf(shown, sizeof shown, "%.2f", degrees);
+            bool found = false;
+            for (const std::string& line : linesOf(table.out))
+                found = found || (line.rfind("  turn_walk ", 0) == 0 && contains(line, std::string(" ") + shown + " "));
+            CHECK(found);
+        }
+    }
+    CHECK(turned);
+
+    // check --json: each numeric change names its unit; the turn in radians, as its line says degrees.
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "o" / "b.glb")).code == 0);
+    const fs::path sidecar = dir.path / "o" / "b.rootmotion.json";
+    Json doc = Json::parse(readText(sidecar));
+    for (Json& clip : doc["clips"])
+        if (clip["name"] == "turn_walk") clip["turn"] = clip["turn"].get<double>() * 2.0;
+    writeText(sidecar, doc.dump(1));
+    const SplitExit checked = runExeSplit("check --json " + q(in) + " --against " + q(sidecar));
+    CHECK(checked.code == 4);
+    CHECK(contains(checked.err + checked.out, "turn_walk: turn 90 -> 45 deg"));
+    const Json report = Json::parse(checked.out);
+    const std::string text = report.dump();
+    CHECK(contains(text, "\"field\":\"turn\""));
+    CHECK(contains(text, "\"unit\":\"rad\""));
 }
