@@ -59,7 +59,7 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& args) {
 
 // Inputs and the options of every command that reads assets.
 void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel) {
-    cmd.add_option("inputs", c.inputs, "glTF files (.glb, .gltf) and folders of them")->required();
+    cmd.add_option("inputs", c.inputs, "glTF files (.glb, .gltf, .vrma) and folders of them")->required();
     cmd.add_flag("-r,--recursive", c.recursive, "Walk folders into their subfolders");
     cmd.add_flag("--json", c.json, "Print one JSON document on stdout (messages go to stderr)");
     cmd.add_flag("-q,--quiet", c.quiet, "Print errors only");

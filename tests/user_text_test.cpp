@@ -362,3 +362,66 @@ TEST_CASE("user text: --json says a turn in the degrees the table prints, under 
     CHECK(contains(text, "\"field\":\"turn\""));
     CHECK(contains(text, "\"unit\":\"rad\""));
 }
+
+namespace {
+
+// The biped as a VRM animation (.vrma: a GLB with VRMC_vrm_animation): a node "happy" that
+// drives the expression of that name, whose translation's x is the weight. Its idle clip
+// moves the expression instead of the hips (an emote: the body only turns its joints).
+std::vector<std::uint8_t> bipedAnimation() {
+    return editedBiped([](Json& doc) {
+        const std::size_t happy = doc["nodes"].size();
+        doc["nodes"].push_back({{"name", "happy"}});
+        doc["scenes"][0]["nodes"].push_back(happy);
+        doc["extensionsUsed"].push_back("VRMC_vrm_animation");
+        doc["extensions"]["VRMC_vrm_animation"] = {
+            {"specVersion", "1.0"},
+            {"humanoid", {{"humanBones", {{"hips", {{"node", 1}}}}}}},
+            {"expressions", {{"preset", {{"happy", {{"node", happy}}}}}}}};
+        for (Json& animation : doc["animations"])
+            if (animation["name"] == "idle")
+                for (Json& channel : animation["channels"])
+                    if (channel["target"]["node"] == 1 && channel["target"]["path"] == "translation")
+                        channel["target"]["node"] = happy;
+    });
+}
+
+}  // namespace
+
+TEST_CASE("user text: a folder gives its .vrma files, and an expression's node is never a root") {
+    // Issue 33 item 12: a .vrma named on the command line was taken, one in a folder was not;
+    // and the clip whose only translation is an expression's weight got `happy` for its root.
+    TempDir dir("vrma");
+    writeBytes(dir.path / "dance.vrma", bipedAnimation());
+    const SplitExit inspected = runExeSplit("inspect " + q(dir.path));
+    REQUIRE_MESSAGE(inspected.code == 0, inspected.err);
+    CHECK(contains(inspected.out, "dance.vrma"));
+    bool idle = false;
+    for (const std::string& line : linesOf(inspected.out)) {
+        CHECK_FALSE(contains(line, " happy "));
+        if (line.rfind("  idle ", 0) == 0) {
+            idle = true;
+            CHECK(contains(line, " none "));
+        }
+        if (line.rfind("  walk ", 0) == 0) CHECK(contains(line, " Hips "));  // the hips still carry a walk
+    }
+    CHECK(idle);
+    const SplitExit verbose = runExeSplit("inspect -v " + q(dir.path / "dance.vrma"));
+    CHECK(contains(verbose.out, "(VRMC_vrm_animation)"));  // the reason says why idle has none
+
+    // bake takes it from the folder too, and writes a .vrma beside its sidecar.
+    const SplitExit baked = runExeSplit("bake " + q(dir.path) + " --out-dir " + q(dir.path / "out"));
+    CHECK_MESSAGE(baked.code == 0, baked.err);
+    CHECK(fs::exists(dir.path / "out" / "dance.vrma"));
+    CHECK(fs::exists(dir.path / "out" / "dance.rootmotion.json"));
+
+    // An expression naming no node of the asset is the file's error, by its path.
+    fs::create_directories(dir.path / "bad");
+    writeBytes(dir.path / "bad" / "broken.vrma", editedBiped([](Json& doc) {
+                   doc["extensions"]["VRMC_vrm_animation"] = {
+                       {"expressions", {{"custom", {{"wink", {{"node", 999}}}}}}}};
+               }));
+    const SplitExit broken = runExeSplit("inspect " + q(dir.path / "bad" / "broken.vrma"));
+    CHECK(broken.code == 2);
+    CHECK(contains(broken.err, "extensions.VRMC_vrm_animation.expressions.custom.wink.node: index 999 out of range"));
+}

@@ -41,6 +41,9 @@ struct Rig {
     std::vector<std::uint8_t> hasMesh;  // 1 when the node carries a mesh
     std::vector<int> rigIndexOfGltf;    // inverse of gltfIndex
     std::vector<std::vector<int>> skins;  // each skin's joints (rig indices), as skins[i].joints
+    // Per node, 1 when it drives a facial expression (a VRM animation's VRMC_vrm_animation
+    // `expressions`: its translation's x is the weight), never a clip's root; empty: none does.
+    std::vector<std::uint8_t> drivesExpression;
 
     // The body's mesh, read for the analysis only (never written back). Per node, the points
     // of the mesh it moves, in the node's own space: the centre of its sole, the vertices it
@@ -53,6 +56,7 @@ struct Rig {
 
     int size() const { return static_cast<int>(parent.size()); }
     bool hasSurface() const { return !surface.empty(); }
+    bool isExpression(int n) const { return !drivesExpression.empty() && drivesExpression[std::size_t(n)]; }
     // Some vertex of the mesh moves with node n (always false without a surface).
     bool movesMesh(int n) const { return hasSurface() && !surface[std::size_t(n)].empty(); }
 };
