@@ -130,7 +130,7 @@ void addBake(CLI::App& app, CommandLine& c) {
     cmd->add_option("--report", a.report, "Also write the HTML report of the input's clips");
     cmd->add_flag("--verify", a.verify, "Then run verify on what was written (exit 4 if it skates)");
     c.rootBone = cmd->add_option("--root-bone", a.rootBone,
-                                 "Insert a root bone (default name: root) over the root, carrying the motion")
+                                 "Add a root bone (default name: root) above the root, for the motion")
                      ->expected(0, 1);
     cmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
 }

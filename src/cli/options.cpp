@@ -27,6 +27,43 @@ std::string textLine(std::string_view text) {
     return printable(text) + "\n";
 }
 
+std::string wrappedLines(std::string_view first, std::string_view text, std::size_t indent) {
+    const std::string words = printable(text);
+    std::string out, line(first);
+    std::size_t lineWords = 0;
+    for (std::size_t at = 0; at <= words.size();) {
+        std::size_t end = words.find(' ', at);
+        if (end == std::string::npos) end = words.size();
+        const std::string_view word(words.data() + at, end - at);
+        if (lineWords > 0 && line.size() + 1 + word.size() > kColumns) {
+            out += line + "\n";
+            line.assign(indent, ' ');
+            lineWords = 0;
+        }
+        if (lineWords > 0) line += ' ';
+        line += word;
+        ++lineWords;
+        at = end + 1;
+    }
+    return out + line + "\n";
+}
+
+std::vector<std::string> reasonFacts(std::string_view reason) {
+    std::vector<std::string> facts;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < reason.size(); ++i) {
+        depth += reason[i] == '(' || reason[i] == '[';
+        depth -= depth > 0 && (reason[i] == ')' || reason[i] == ']');
+        if (depth == 0 && reason.compare(i, 2, "; ") == 0) {
+            facts.emplace_back(reason.substr(start, i - start));
+            start = i + 2;
+        }
+    }
+    facts.emplace_back(reason.substr(start));
+    return facts;
+}
+
 std::string jsonText(const nlohmann::ordered_json& document) {
     const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // dump escapes C0 controls only: DEL and C1 controls (U+0080..U+009F) as \u too, which
