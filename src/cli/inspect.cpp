@@ -44,19 +44,6 @@ std::vector<std::string> clipRow(const Rig& rig, const Clip& clip, const ClipAna
             fixedPoint(a.duration, 3)};
 }
 
-// The sidecar's clip object with its angles also in the degrees the table prints, each
-// after its radians: turnDegrees, averageAngularSpeedDegrees (deg/s). A key that names no
-// unit is in the sidecar's (s, scene units, rad).
-Json withDegrees(const Json& clip) {
-    Json out;
-    for (const auto& [key, value] : clip.items()) {
-        out[key] = value;
-        if (key == "turn" || key == "averageAngularSpeed")
-            out[key + "Degrees"] = value.get<double>() * 180.0 / std::numbers::pi;  // 0 stays +0
-    }
-    return out;
-}
-
 AssetOutcome failedAsset(const std::string& label, const std::string& message, AssetOutcome outcome) {
     outcome.code = kBadInput;
     outcome.err += errorLine(message);
@@ -92,8 +79,7 @@ AssetOutcome inspectAsset(const RunContext& run, const InputFile& input) {
         outcome.err += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, a, outcome);
         if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-        Json object = withDegrees(
-            toJson(sidecarClip(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip), a.upAxis)));
+        Json object = toJson(sidecarClip(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip), a.upAxis));
         if (anyGate(run.gates)) object["failedGates"] = gates;
         clips.push_back(std::move(object));
         rows.push_back(clipRow(asset->rig, clip, a));
