@@ -21,8 +21,8 @@ std::string clipDetails(const Rig& rig, const BakedClip& baked) {
     std::string more;
     const std::vector<std::string> facts = reasonFacts(a.reason);
     for (std::size_t f = 0; f < facts.size(); ++f)
-        more += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16);
-    for (const std::string& w : a.warnings) more += wrappedLines("      warning: ", w, 15);
+        more += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16, rig.name);
+    for (const std::string& w : a.warnings) more += wrappedLines("      warning: ", w, 15, rig.name);
     for (const ContactPlanting& p : a.planting) {
         std::string spans;
         for (const PlantedInterval& s : p.planted) spans += " " + fixedPoint(s.start, 3) + "-" + fixedPoint(s.end, 3);

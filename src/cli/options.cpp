@@ -27,15 +27,27 @@ std::string textLine(std::string_view text) {
     return printable(text) + "\n";
 }
 
-std::string wrappedLines(std::string_view first, std::string_view text, std::size_t indent) {
-    const std::string words = printable(text);
+std::string wrappedLines(std::string_view first, std::string_view text, std::size_t indent,
+                         const std::vector<std::string>& whole) {
+    // A space inside a name to keep whole is held as a byte printable never writes.
+    constexpr char kHeld = '\x01';
+    std::string words = printable(text);
+    for (const std::string& name : whole) {
+        const std::string shown = printable(name);
+        if (shown.find(' ') == std::string::npos) continue;
+        std::string held = shown;
+        std::replace(held.begin(), held.end(), ' ', kHeld);
+        for (std::size_t at = words.find(shown); at != std::string::npos; at = words.find(shown, at + held.size()))
+            words.replace(at, shown.size(), held);
+    }
     std::string out, line(first);
     std::size_t lineWords = 0;
     for (std::size_t at = 0; at <= words.size();) {
         std::size_t end = words.find(' ', at);
         if (end == std::string::npos) end = words.size();
         const std::string_view word(words.data() + at, end - at);
-        if (lineWords > 0 && line.size() + 1 + word.size() > kColumns) {
+        // A word no line could hold (a long name) stays where it is: a new line would not help.
+        if (lineWords > 0 && line.size() + 1 + word.size() > kColumns && indent + word.size() <= kColumns) {
             out += line + "\n";
             line.assign(indent, ' ');
             lineWords = 0;
@@ -45,7 +57,9 @@ std::string wrappedLines(std::string_view first, std::string_view text, std::siz
         ++lineWords;
         at = end + 1;
     }
-    return out + line + "\n";
+    out += line + "\n";
+    std::replace(out.begin(), out.end(), kHeld, ' ');
+    return out;
 }
 
 std::vector<std::string> reasonFacts(std::string_view reason) {
