@@ -59,7 +59,7 @@ void addAnalysisOptions(CLI::App& cmd, AnalysisArgs& args) {
 
 // Inputs and the options of every command that reads assets.
 void addCommonOptions(CLI::App& cmd, CommonArgs& c, bool analysis, bool parallel) {
-    cmd.add_option("inputs", c.inputs, "glTF files (.glb, .gltf) and folders of them")->required();
+    cmd.add_option("inputs", c.inputs, "glTF files (.glb, .gltf, .vrma) and folders of them")->required();
     cmd.add_flag("-r,--recursive", c.recursive, "Walk folders into their subfolders");
     cmd.add_flag("--json", c.json, "Print one JSON document on stdout (messages go to stderr)");
     cmd.add_flag("-q,--quiet", c.quiet, "Print errors only");
@@ -130,7 +130,7 @@ void addBake(CLI::App& app, CommandLine& c) {
     cmd->add_option("--report", a.report, "Also write the HTML report of the input's clips");
     cmd->add_flag("--verify", a.verify, "Then run verify on what was written (exit 4 if it skates)");
     c.rootBone = cmd->add_option("--root-bone", a.rootBone,
-                                 "Insert a root bone (default name: root) over the root, carrying the motion")
+                                 "Add a root bone (default name: root) above the root, for the motion")
                      ->expected(0, 1);
     cmd->footer("Example:\n  rootbake bake walk.glb -o out/walk.glb\n  rootbake bake assets/ -r --out-dir out/ -j 4 --fail-on no-motion");
 }

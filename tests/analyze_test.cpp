@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -224,4 +225,62 @@ TEST_CASE("analyze: no planted interval is a single sample") {
         for (const ContactPlanting& p : a.planting)
             for (const PlantedInterval& interval : p.planted) CHECK(interval.end > interval.start);
     }
+}
+
+namespace {
+
+// The seconds of the clip covered by at least one of the intervals.
+double coveredSeconds(std::vector<PlantedInterval> all) {
+    std::sort(all.begin(), all.end(), [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
+    double total = 0.0, reached = -1.0;
+    for (const PlantedInterval& p : all) {
+        const double from = std::max(p.start, reached);
+        if (p.end > from) total += p.end - from;
+        reached = std::max(reached, p.end);
+    }
+    return total;
+}
+
+}  // namespace
+
+TEST_CASE("analyze: stance shares, the flight share and the planted intervals are one reading") {
+    // Issue 33 item 1: inspect -v printed "stance FootBack.L 15.9%" beside planted intervals
+    // that covered 55% of the clip, and "flight 68.3%" while both feet were planted half of
+    // it. A contact's stance share is the time its planted intervals cover; flight is where
+    // none is planted.
+    for (const ContactRule rule : {ContactRule::Stance, ContactRule::Babylon}) {
+        for (const char* name : {"walk_inplace", "run_inplace"}) {
+            CAPTURE(name);
+            CAPTURE(int(rule));
+            Options options;
+            options.contactRule = rule;
+            const ClipAnalysis a = analyze(name, options);
+            REQUIRE(a.source == Source::FootContact);
+            REQUIRE(a.planting.size() == a.contacts.size());
+            REQUIRE(a.evidence.stanceShare.size() == a.contacts.size());
+            std::vector<PlantedInterval> all;
+            for (size_t c = 0; c < a.planting.size(); ++c) {
+                double planted = 0.0;
+                for (const PlantedInterval& p : a.planting[c].planted) {
+                    CHECK(p.end > p.start);
+                    planted += p.end - p.start;
+                    all.push_back(p);
+                }
+                CHECK(planted / a.duration == doctest::Approx(a.evidence.stanceShare[c]).epsilon(1e-9));
+            }
+            CHECK(1.0 - coveredSeconds(all) / a.duration == doctest::Approx(a.evidence.flightShare).epsilon(1e-9));
+        }
+    }
+}
+
+TEST_CASE("analyze: a forced contact source with no travel does not say travel was found") {
+    // Issue 33 item 1: a clip with no travel got "travel found while the feet do not alternate"
+    // (turn_walk's travel is in its root: read from its feet in the character's frame, none).
+    Options options;
+    options.source = SourceChoice::FootContact;
+    const ClipAnalysis turning = analyze("turn_walk", options);
+    REQUIRE(turning.source == Source::FootContact);
+    CHECK(glm::length(turning.stride) < 0.01);
+    CHECK(turning.evidence.steppingContacts < 2);
+    for (const std::string& w : turning.warnings) CHECK(w.find("travel found") == std::string::npos);
 }

@@ -162,12 +162,6 @@ TEST_CASE("contacts: the analysis reads its thresholds from Options::thresholds"
     samples::Biped biped;
     Asset asset = loadBiped(biped);
     const Clip& walk = clipNamed(asset, "walk_inplace");
-    auto plantedSeconds = [](const ClipAnalysis& a) {
-        double total = 0.0;
-        for (const ContactPlanting& p : a.planting)
-            for (const PlantedInterval& i : p.planted) total += i.end - i.start;
-        return total;
-    };
     auto standard = analyzeClip(asset.rig, walk, Options{});
     REQUIRE(standard.ok());
     REQUIRE(standard->source == Source::FootContact);
@@ -180,13 +174,6 @@ TEST_CASE("contacts: the analysis reads its thresholds from Options::thresholds"
     CHECK(refused->source == Source::None);
     CHECK(refused->reason.find("(minimum 1.5)") != std::string::npos);
 
-    // A looser reported band holds each foot planted for longer, never shorter.
-    Options looser;
-    looser.thresholds.reportedPlantedBand = 0.05;
-    auto wide = analyzeClip(asset.rig, walk, looser);
-    REQUIRE(wide.ok());
-    CHECK(plantedSeconds(*wide) > plantedSeconds(*standard));
-    CHECK(wide->strideLength == standard->strideLength);  // reporting only: the travel is the same
 
     // Babylon's rule keeps Babylon's bands whatever the thresholds say.
     Options babylon, babylonWide;

@@ -3,12 +3,15 @@
 // the output's extension choosing the container, verify rows that stay apart, one warning
 // line per cause, and one duration for a clip everywhere.
 #include "biped.h"
+#include "gltf/asset.h"
 #include "support.h"
 
 #include <nlohmann/json.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <regex>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -305,4 +308,188 @@ TEST_CASE("user text: a morph-target clip lasts as long in inspect and report as
     TempDir dir("morph-duration");
     REQUIRE(runExeSplit("report " + q(cube) + " -o " + q(dir.path / "r.html")).code == 0);
     CHECK(contains(readText(dir.path / "r.html"), seconds + " s"));
+}
+
+TEST_CASE("user text: --json says a turn in the degrees the table prints, under a key that says so") {
+    // Issue 33 item 2: the table, the report and check print turns in degrees, --json gave only
+    // radians under `turn`. The sidecar's keys stay (radians); inspect --json adds the degrees
+    // after each angle, and check --json says the unit of each change.
+    TempDir dir("units");
+    const fs::path in = dir.path / "biped.glb";
+    writeBytes(in, samples::toGlb(samples::makeBiped()));
+    const SplitExit table = runExeSplit("inspect " + q(in));
+    REQUIRE(table.code == 0);
+    const SplitExit inspected = runExeSplit("inspect --json " + q(in));
+    REQUIRE(inspected.code == 0);
+    const Json clips = Json::parse(inspected.out)[0]["clips"];
+    bool turned = false;
+    for (const Json& clip : clips) {
+        CAPTURE(clip["name"]);
+        const double turn = clip["turn"].get<double>(), degrees = clip["turnDegrees"].get<double>();
+        CHECK(degrees == doctest::Approx(turn * 180.0 / 3.141592653589793).epsilon(1e-12));
+        CHECK(clip["averageAngularSpeedDegrees"].get<double>() ==
+              doctest::Approx(clip["averageAngularSpeed"].get<double>() * 180.0 / 3.141592653589793).epsilon(1e-12));
+        // The key comes right after the radians.
+        std::vector<std::string> keys;
+        for (const auto& item : clip.items()) keys.push_back(item.key());
+        const auto at = std::find(keys.begin(), keys.end(), "turn");
+        REQUIRE(at + 1 != keys.end());
+        CHECK(*(at + 1) == "turnDegrees");
+        if (clip["name"] == "turn_walk") {
+            turned = true;
+            CHECK(degrees == doctest::Approx(45.0).epsilon(1e-3));
+            // The table's row says the same number.
+            char shown[32];
+            std::snprintf(shown, sizeof shown, "%.2f", degrees);
+            bool found = false;
+            for (const std::string& line : linesOf(table.out))
+                found = found || (line.rfind("  turn_walk ", 0) == 0 && contains(line, std::string(" ") + shown + " "));
+            CHECK(found);
+        }
+    }
+    CHECK(turned);
+
+    // check --json: each numeric change names its unit; the turn in radians, as its line says degrees.
+    REQUIRE(runExeSplit("bake " + q(in) + " -o " + q(dir.path / "o" / "b.glb")).code == 0);
+    const fs::path sidecar = dir.path / "o" / "b.rootmotion.json";
+    Json doc = Json::parse(readText(sidecar));
+    for (Json& clip : doc["clips"])
+        if (clip["name"] == "turn_walk") clip["turn"] = clip["turn"].get<double>() * 2.0;
+    writeText(sidecar, doc.dump(1));
+    const SplitExit checked = runExeSplit("check --json " + q(in) + " --against " + q(sidecar));
+    CHECK(checked.code == 4);
+    CHECK(contains(checked.err + checked.out, "turn_walk: turn 90 -> 45 deg"));
+    const Json report = Json::parse(checked.out);
+    const std::string text = report.dump();
+    CHECK(contains(text, "\"field\":\"turn\""));
+    CHECK(contains(text, "\"unit\":\"rad\""));
+}
+
+namespace {
+
+// The biped as a VRM animation (.vrma: a GLB with VRMC_vrm_animation): a node "happy" that
+// drives the expression of that name, whose translation's x is the weight. Its idle clip
+// moves the expression instead of the hips (an emote: the body only turns its joints).
+std::vector<std::uint8_t> bipedAnimation() {
+    return editedBiped([](Json& doc) {
+        const std::size_t happy = doc["nodes"].size();
+        doc["nodes"].push_back({{"name", "happy"}});
+        doc["scenes"][0]["nodes"].push_back(happy);
+        doc["extensionsUsed"].push_back("VRMC_vrm_animation");
+        doc["extensions"]["VRMC_vrm_animation"] = {
+            {"specVersion", "1.0"},
+            {"humanoid", {{"humanBones", {{"hips", {{"node", 1}}}}}}},
+            {"expressions", {{"preset", {{"happy", {{"node", happy}}}}}}}};
+        for (Json& animation : doc["animations"])
+            if (animation["name"] == "idle")
+                for (Json& channel : animation["channels"])
+                    if (channel["target"]["node"] == 1 && channel["target"]["path"] == "translation")
+                        channel["target"]["node"] = happy;
+    });
+}
+
+}  // namespace
+
+TEST_CASE("user text: a folder gives its .vrma files, and an expression's node is never a root") {
+    // Issue 33 item 12: a .vrma named on the command line was taken, one in a folder was not;
+    // and the clip whose only translation is an expression's weight got `happy` for its root.
+    TempDir dir("vrma");
+    writeBytes(dir.path / "dance.vrma", bipedAnimation());
+    const SplitExit inspected = runExeSplit("inspect " + q(dir.path));
+    REQUIRE_MESSAGE(inspected.code == 0, inspected.err);
+    CHECK(contains(inspected.out, "dance.vrma"));
+    bool idle = false;
+    for (const std::string& line : linesOf(inspected.out)) {
+        CHECK_FALSE(contains(line, " happy "));
+        if (line.rfind("  idle ", 0) == 0) {
+            idle = true;
+            CHECK(contains(line, " none "));
+        }
+        if (line.rfind("  walk ", 0) == 0) CHECK(contains(line, " Hips "));  // the hips still carry a walk
+    }
+    CHECK(idle);
+    const SplitExit verbose = runExeSplit("inspect -v " + q(dir.path / "dance.vrma"));
+    CHECK(contains(verbose.out, "(VRMC_vrm_animation)"));  // the reason says why idle has none
+
+    // bake takes it from the folder too, and writes a .vrma beside its sidecar.
+    const SplitExit baked = runExeSplit("bake " + q(dir.path) + " --out-dir " + q(dir.path / "out"));
+    CHECK_MESSAGE(baked.code == 0, baked.err);
+    CHECK(fs::exists(dir.path / "out" / "dance.vrma"));
+    CHECK(fs::exists(dir.path / "out" / "dance.rootmotion.json"));
+
+    // An expression naming no node of the asset is the file's error, by its path.
+    fs::create_directories(dir.path / "bad");
+    writeBytes(dir.path / "bad" / "broken.vrma", editedBiped([](Json& doc) {
+                   doc["extensions"]["VRMC_vrm_animation"] = {
+                       {"expressions", {{"custom", {{"wink", {{"node", 999}}}}}}}};
+               }));
+    const SplitExit broken = runExeSplit("inspect " + q(dir.path / "bad" / "broken.vrma"));
+    CHECK(broken.code == 2);
+    CHECK(contains(broken.err, "extensions.VRMC_vrm_animation.expressions.custom.wink.node: index 999 out of range"));
+}
+
+namespace {
+
+// A line's width without the file names and the asset's node and clip names in it (those are
+// as long as their authors made them): each path-like word (a '/' in it, or a file's
+// extension) and each name, longest first, taken out.
+std::size_t widthWithoutNames(std::string line, const std::vector<std::string>& names) {
+    static const std::regex fileName(R"([^\s,'"]*(/|\.(glb|gltf|vrma|json|html|bin)\b)[^\s,'"]*)");
+    line = std::regex_replace(line, fileName, "");
+    for (const std::string& name : names)
+        for (std::size_t at = line.find(name); at != std::string::npos; at = line.find(name, at)) line.erase(at, name.size());
+    std::size_t width = 0;  // code points
+    for (unsigned char c : line) width += (c & 0xC0) != 0x80;
+    return width;
+}
+
+}  // namespace
+
+TEST_CASE("user text: --help and inspect -v on the corpus fit 100 columns, but for names") {
+    // Issue 33 item 4: help lines of 104 and 112 columns, -v reasons of ~900. Each line of
+    // every command's --help (verify's aside: its table is being rewritten, and checked where
+    // verify is), and of inspect -v over the corpus (its bad/ folder aside), fits 100 columns
+    // once the file names and the assets' node and clip names in it are taken out.
+    for (const char* command : {"", "inspect ", "bake ", "check ", "report ", "info "}) {
+        const SplitExit help = runExeSplit(std::string(command) + "--help");
+        CHECK(help.code == 0);
+        for (const std::string& line : linesOf(help.out + help.err)) {
+            CAPTURE(command);
+            CAPTURE(line);
+            CHECK(line.size() <= 100);
+        }
+    }
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    const fs::path corpus = shared / "corpus";
+    std::vector<std::string> folders, names;
+    for (const auto& e : fs::directory_iterator(corpus))
+        if (e.is_directory() && e.path().filename() != "bad") folders.push_back(e.path().filename().string());
+    std::sort(folders.begin(), folders.end());
+    std::string inputs;
+    for (const std::string& f : folders) inputs += " " + q(f);
+    for (const auto& e : fs::recursive_directory_iterator(corpus)) {
+        const std::string ext = e.path().extension().string();
+        if (!e.is_regular_file() || (ext != ".glb" && ext != ".gltf") ||
+            *e.path().lexically_relative(corpus).begin() == "bad")
+            continue;
+        auto asset = loadAsset(e.path());
+        if (!asset) continue;
+        for (const std::string& n : asset->rig.name) names.push_back(n);
+        for (const Clip& c : asset->clips) names.push_back(c.name);
+    }
+    std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+        return a.size() != b.size() ? a.size() > b.size() : a < b;
+    });
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    names.erase(std::remove_if(names.begin(), names.end(), [](const std::string& n) { return n.size() < 3; }),
+                names.end());
+    const SplitExit run = runExeSplit("inspect -v -r" + inputs, "cd " + q(corpus) + " && ");
+    CHECK(run.code != 1);
+    int lines = 0;
+    for (const std::string& line : linesOf(run.out)) {
+        CAPTURE(line);
+        CHECK(widthWithoutNames(line, names) <= 100);
+        ++lines;
+    }
+    CHECK(lines > 500);
 }

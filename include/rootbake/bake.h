@@ -41,6 +41,9 @@ struct Rig {
     std::vector<std::uint8_t> hasMesh;  // 1 when the node carries a mesh
     std::vector<int> rigIndexOfGltf;    // inverse of gltfIndex
     std::vector<std::vector<int>> skins;  // each skin's joints (rig indices), as skins[i].joints
+    // Per node, 1 when it drives a facial expression (a VRM animation's VRMC_vrm_animation
+    // `expressions`: its translation's x is the weight), never a clip's root; empty: none does.
+    std::vector<std::uint8_t> drivesExpression;
 
     // The body's mesh, read for the analysis only (never written back). Per node, the points
     // of the mesh it moves, in the node's own space: the centre of its sole, the vertices it
@@ -57,6 +60,7 @@ struct Rig {
 
     int size() const { return static_cast<int>(parent.size()); }
     bool hasSurface() const { return !surface.empty(); }
+    bool isExpression(int n) const { return !drivesExpression.empty() && drivesExpression[std::size_t(n)]; }
     // Some vertex of the mesh moves with node n (always false without a surface).
     bool movesMesh(int n) const { return hasSurface() && !surface[std::size_t(n)].empty(); }
 };
@@ -177,7 +181,6 @@ std::string nodeRefLabel(const NodeRef& ref);
 struct Thresholds {
     double contactHeightBand = 0.1;     // x height: a limb end reaches the ground within this of the lowest
     double plantedHeightBand = 0.05;    // x height: a contact is low within this of its own lowest point
-    double reportedPlantedBand = 0.01;  // x height: the planted intervals reported (a looser band counts the swing)
     double limbTopSpread = 1.0 / 3.0;   // x a leg: a supporting limb hangs from about where the lowest hangs
     double legFraction = 0.5;           // x height: a leg's length at least, the spread's scale
     double stanceSpeedTolerance = 0.25; // a planted foot moves within this fraction of the ground's speed

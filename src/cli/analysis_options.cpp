@@ -69,7 +69,7 @@ std::vector<AnalysisOption> makeAnalysisOptions() {
         number("--samples-per-second", "samplesPerSecond", &Options::samplesPerSecond,
                "Analysis samples per second (60)", "samples per second", {1, 10000}),
         choice("--contact-rule", "contactRule", &Options::contactRule,
-               "stance (default): limb ends and their stances; babylon: Babylon.js's lowest leaves",
+               "stance (default): limb ends in stance; babylon: lowest leaves",
                {contactRuleName(ContactRule::Stance), contactRuleName(ContactRule::Babylon)}),
     };
 }

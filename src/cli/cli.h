@@ -44,6 +44,14 @@ std::string counted(std::size_t count, const char* one, const char* many);
 // (run.h), each passing its text through printable (cli/printable.h) once, so a name from
 // a file cannot break a line or reach the terminal as a control.
 std::string textLine(std::string_view text);  // printable(text) + "\n"
+// Text in lines of at most kColumns (printable, each ending in "\n"): the first after
+// `first`, the others after `indent` spaces, broken at spaces but those inside `whole` (node
+// names); a word longer than a line (a file or node name) stays where it falls.
+inline constexpr std::size_t kColumns = 100;
+std::string wrappedLines(std::string_view first, std::string_view text, std::size_t indent,
+                         const std::vector<std::string>& whole = {});
+// A reason's facts ("; "-separated, not within brackets), one each.
+std::vector<std::string> reasonFacts(std::string_view reason);
 // "rootbake: <kind>: <message>\n": kind is warning, failed or changed (errors: errorLine).
 std::string messageLine(std::string_view kind, std::string_view message);
 // A --json document for stdout (dump(2) and a newline). JSON text is UTF-8, and a file

@@ -14,16 +14,20 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-// -v: under a clip's row, the reason for each decision, the warnings, the planted intervals
-// and the loop seam.
+// -v: under a clip's row, the reason for each decision (one fact a line), the warnings, the
+// planted intervals and the loop seam, within kColumns but for long names.
 std::string clipDetails(const Rig& rig, const BakedClip& baked) {
     const ClipAnalysis& a = baked.analysis;
-    std::string more = textLine("      reason: " + a.reason);
-    for (const std::string& w : a.warnings) more += textLine("      warning: " + w);
+    std::string more;
+    const std::vector<std::string> facts = reasonFacts(a.reason);
+    for (std::size_t f = 0; f < facts.size(); ++f)
+        more += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16, rig.name);
+    for (const std::string& w : a.warnings) more += wrappedLines("      warning: ", w, 15, rig.name);
     for (const ContactPlanting& p : a.planting) {
         std::string spans;
         for (const PlantedInterval& s : p.planted) spans += " " + fixedPoint(s.start, 3) + "-" + fixedPoint(s.end, 3);
-        more += textLine("      planted " + nodeLabel(rig, p.node) + ":" + (spans.empty() ? " never" : spans) + " s");
+        more += wrappedLines("      planted " + printable(nodeLabel(rig, p.node)) + ": ",
+                             (spans.empty() ? "never" : spans.substr(1)) + " s", 8);
     }
     more += "      loop seam: " + num(baked.loop.position, 4) + " units (" + num(baked.loop.positionFraction, 3) +
             " of height), " + num(baked.loop.rotationDegrees, 3) + " deg\n";

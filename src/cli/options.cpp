@@ -27,6 +27,57 @@ std::string textLine(std::string_view text) {
     return printable(text) + "\n";
 }
 
+std::string wrappedLines(std::string_view first, std::string_view text, std::size_t indent,
+                         const std::vector<std::string>& whole) {
+    // A space inside a name to keep whole is held as a byte printable never writes.
+    constexpr char kHeld = '\x01';
+    std::string words = printable(text);
+    for (const std::string& name : whole) {
+        const std::string shown = printable(name);
+        if (shown.find(' ') == std::string::npos) continue;
+        std::string held = shown;
+        std::replace(held.begin(), held.end(), ' ', kHeld);
+        for (std::size_t at = words.find(shown); at != std::string::npos; at = words.find(shown, at + held.size()))
+            words.replace(at, shown.size(), held);
+    }
+    std::string out, line(first);
+    std::size_t lineWords = 0;
+    for (std::size_t at = 0; at <= words.size();) {
+        std::size_t end = words.find(' ', at);
+        if (end == std::string::npos) end = words.size();
+        const std::string_view word(words.data() + at, end - at);
+        // A word no line could hold (a long name) stays where it is: a new line would not help.
+        if (lineWords > 0 && line.size() + 1 + word.size() > kColumns && indent + word.size() <= kColumns) {
+            out += line + "\n";
+            line.assign(indent, ' ');
+            lineWords = 0;
+        }
+        if (lineWords > 0) line += ' ';
+        line += word;
+        ++lineWords;
+        at = end + 1;
+    }
+    out += line + "\n";
+    std::replace(out.begin(), out.end(), kHeld, ' ');
+    return out;
+}
+
+std::vector<std::string> reasonFacts(std::string_view reason) {
+    std::vector<std::string> facts;
+    int depth = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < reason.size(); ++i) {
+        depth += reason[i] == '(' || reason[i] == '[';
+        depth -= depth > 0 && (reason[i] == ')' || reason[i] == ']');
+        if (depth == 0 && reason.compare(i, 2, "; ") == 0) {
+            facts.emplace_back(reason.substr(start, i - start));
+            start = i + 2;
+        }
+    }
+    facts.emplace_back(reason.substr(start));
+    return facts;
+}
+
 std::string jsonText(const nlohmann::ordered_json& document) {
     const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // dump escapes C0 controls only: DEL and C1 controls (U+0080..U+009F) as \u too, which

@@ -24,9 +24,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What a folder's listing takes: glTF files, and VRM animations (.vrma, GLB files).
 bool isGltf(const fs::path& file) {
     const std::string ext = lowerAscii(file.extension().string());
-    return ext == ".glb" || ext == ".gltf";
+    return ext == ".glb" || ext == ".gltf" || ext == ".vrma";
 }
 
 bool sameOrInside(const fs::path& path, const fs::path& folder) {
@@ -128,7 +129,7 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
         }
     }
     if (run.inputs.empty()) {
-        printError("no .glb or .gltf files in " + args.inputs.front() + (args.recursive ? "" : " (--recursive walks subfolders)"));
+        printError("no .glb, .gltf or .vrma files in " + args.inputs.front() + (args.recursive ? "" : " (--recursive walks subfolders)"));
         return kBadInput;
     }
 

@@ -40,7 +40,7 @@ struct RunContext {
     std::size_t clipThreads = 1;
 };
 
-// Resolves inputs (a folder: its .glb/.gltf files, with `recursive` those of its
+// Resolves inputs (a folder: its .glb/.gltf/.vrma files, with `recursive` those of its
 // subfolders too, sorted; `skip` is never entered), configs, limits and gates. On
 // error prints it and returns the exit code (usage, or bad input for a missing
 // input or a broken config file).

@@ -154,8 +154,9 @@ Result<std::optional<core::Travel>> measureTravel(const core::StageInput& in, co
     // A clip that moves in position only parts inside a skeleton (a tread, the one limb of an
     // exporter's split) moves no character: its feet have no gait to read.
     const bool movesParts =
-        in.root < 0 && std::any_of(in.clip.channels.begin(), in.clip.channels.end(),
-                                   [](const Channel& c) { return c.path == Path::Translation; });
+        in.root < 0 && std::any_of(in.clip.channels.begin(), in.clip.channels.end(), [&](const Channel& c) {
+            return c.path == Path::Translation && !in.rig.isExpression(c.node);
+        });
     if (movesParts && options.source != SourceChoice::FootContact) return std::optional<core::Travel>{};
     if (rootFirst) {
         auto contactFrames = sampleContactFrames(in.rig, in.clip, options, out, frames.count - 1);
@@ -423,7 +424,7 @@ Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& 
     out.rootStart = out.root >= 0 ? frames.at(0, out.root) : glm::dvec3(0.0);
     if (turning) turnAboutRootStart(translation, turn.yaw, options, out);
     fillTrack(rig, clip, options, rootChannels, frames, sampled->plan, std::move(translation), std::move(turn.yaw), out);
-    core::addWarnings(out, options, rootChannels);
+    core::addWarnings(out, options, rootChannels, minimumTravel);
     return out;
 }
 

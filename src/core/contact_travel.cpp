@@ -65,20 +65,21 @@ Result<ContactSet> chooseContacts(const StageInput& in) {
     return givenContacts(in.rig, in.frames, *nodes, in.up);
 }
 
-// Where a contact is within `ceiling` of the ground, as time ranges of the frames.
-ContactPlanting plantedIntervals(const Frames& frames, int node, double ceiling, const glm::dvec3& up) {
+// A contact's planted intervals: the runs of the readings' intervals it is planted in,
+// in seconds from the clip's start. A run of no time (a clip of no duration) is none.
+ContactPlanting plantedIntervals(const Frames& reading, int node, const std::vector<std::uint8_t>& planted) {
     ContactPlanting result;
     result.node = node;
-    int start = -1;
-    for (int i = 0; i <= frames.count; ++i) {
-        const bool down = i < frames.count && glm::dot(frames.at(i, node), up) <= ceiling;
-        if (down && start < 0) start = i;
-        if (!down && start >= 0) {
-            // One sample in the band is a foot passing through it, not an interval (0.800-0.800 s).
-            if (i - 1 > start)
-                result.planted.push_back({frames.time(start) - frames.from, frames.time(i - 1) - frames.from});
-            start = -1;
+    const int intervals = int(planted.size());
+    for (int i = 0; i < intervals;) {
+        if (!planted[i]) {
+            ++i;
+            continue;
         }
+        const int first = i;
+        while (i < intervals && planted[i]) ++i;
+        const double start = reading.time(first) - reading.from, end = reading.time(i) - reading.from;
+        if (end > start) result.planted.push_back({start, end});
     }
     return result;
 }
@@ -166,9 +167,9 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     }
     out.contacts = contacts.nodes;
     out.evidence = std::move(stance.evidence);
+    stance.planted.resize(contacts.nodes.size());  // none read in a clip of no interval
     for (size_t c = 0; c < contacts.nodes.size(); ++c)
-        out.planting.push_back(plantedIntervals(frames, contacts.nodes[c],
-                                                contacts.lowest[c] + thresholds.reportedPlantedBand * in.height, in.up));
+        out.planting.push_back(plantedIntervals(reading, contacts.nodes[c], stance.planted[c]));
     reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3) +
               "; " + describeEvidence(in.rig, out.contacts, out.evidence);
     out.reading.travel = std::move(travel);

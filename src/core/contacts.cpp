@@ -354,21 +354,29 @@ PerContact markStances(const std::vector<std::vector<glm::dvec3>>& steps, const 
     return stance;
 }
 
-// Stance shares, speed spread and touch-downs of the contacts; the flight share from
-// `known`, the intervals whose ground step was measured or held.
+// The share of the intervals each contact is planted, and the share where none is.
+void describePlanting(const PerContact& planted, int intervals, ContactEvidence& e) {
+    std::vector<std::uint8_t> any(std::size_t(std::max(intervals, 0)), 0);
+    for (const std::vector<std::uint8_t>& contact : planted) {
+        e.stanceShare.push_back(double(std::count(contact.begin(), contact.end(), 1)) / intervals);
+        for (int i = 0; i < intervals; ++i) any[i] = any[i] || contact[i];
+    }
+    e.flightShare = 1.0 - double(std::count(any.begin(), any.end(), 1)) / intervals;
+}
+
+// Speed spread and touch-downs of the contacts' stances; the shares from `planted`.
 ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
-                                const PerContact& stance, const std::vector<std::uint8_t>& known,
-                                const glm::dvec3& ground) {
+                                const PerContact& stance, const PerContact& planted, const glm::dvec3& ground) {
     ContactEvidence e;
     const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
-    const int intervals = int(known.size());
+    const int intervals = steps.empty() ? 0 : int(steps.front().size());
+    describePlanting(planted, intervals, e);
     double fastest = 0.0, slowest = std::numeric_limits<double>::infinity(), speeds = 0.0;
     for (size_t c = 0; c < steps.size(); ++c) {
         double along = 0.0;
         int stanceIntervals = 0;
         for (int i = 0; i < intervals; ++i)
             if (stance[c][i]) along += glm::dot(steps[c][i], direction), ++stanceIntervals;
-        e.stanceShare.push_back(double(stanceIntervals) / intervals);
         if (stanceIntervals == 0) continue;
         ++e.steppingContacts;
         const double speed = along / stanceIntervals;
@@ -386,7 +394,6 @@ ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& step
             stood.front() && stood.back())
             --e.touchDowns;
     }
-    e.flightShare = 1.0 - double(std::count(known.begin(), known.end(), 1)) / intervals;
     if (e.steppingContacts >= 2 && speeds > 0.0) e.speedSpread = (fastest - slowest) / (speeds / e.steppingContacts);
     return e;
 }
@@ -406,7 +413,7 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& moti
     const auto& low = motion.low;
     const int intervals = frames.count - 1;
     const size_t count = steps.size();
-    StanceTravel out{std::vector<glm::dvec3>(std::max(intervals, 0), glm::dvec3(0.0)), {}};
+    StanceTravel out{std::vector<glm::dvec3>(std::max(intervals, 0), glm::dvec3(0.0)), {}, {}};
     if (count == 0 || intervals <= 0) return out;
     std::vector<glm::dvec3> lowSteps;
     for (size_t c = 0; c < count; ++c)
@@ -433,12 +440,14 @@ StanceTravel measureStanceTravel(const Frames& frames, const ContactMotion& moti
         held[i] = !measured[i] && frames.time(i + 1) <= firstKey;
     }
     interpolateGaps(out.steps, measured);
-    std::vector<std::uint8_t> known(intervals, 0);
-    for (int i = 0; i < intervals; ++i) {
+    for (int i = 0; i < intervals; ++i)
         if (held[i]) out.steps[i] = glm::dvec3(0.0);
-        known[i] = measured[i] || held[i];
-    }
-    out.evidence = describeStances(steps, low, stance, known, ground);
+    // Planted: in stance, or low while the clip holds its first pose (the character stands
+    // there, its feet as still as the ground).
+    out.planted = stance;
+    for (size_t c = 0; c < count; ++c)
+        for (int i = 0; i < intervals; ++i) out.planted[c][i] = stance[c][i] || (held[i] && low[c][i]);
+    out.evidence = describeStances(steps, low, stance, out.planted, ground);
     return out;
 }
 
@@ -447,7 +456,7 @@ StanceTravel measureLowestTravel(const ContactMotion& motion) {
     const auto& low = motion.low;
     const int intervals = steps.empty() ? 0 : int(steps.front().size());
     const size_t count = steps.size();
-    StanceTravel out{std::vector<glm::dvec3>(intervals, glm::dvec3(0.0)), {}};
+    StanceTravel out{std::vector<glm::dvec3>(intervals, glm::dvec3(0.0)), {}, {}};
     if (count == 0 || intervals <= 0) return out;
     // A first pass averages the slowest planted contact's step; the second follows the
     // planted contact closest to the step before, and a flight carries the last step.
@@ -473,12 +482,11 @@ StanceTravel measureLowestTravel(const ContactMotion& motion) {
         if (supported[i]) reference += out.steps[i], ++supportedCount;
     if (supportedCount > 0) reference /= supportedCount;
     walk(true, reference);
+    // Babylon's planted contacts are its low ones; a flight is where none is.
     ContactEvidence& e = out.evidence;
-    for (size_t c = 0; c < count; ++c) {
-        e.stanceShare.push_back(double(std::count(low[c].begin(), low[c].end(), 1)) / intervals);
-        e.steppingContacts += e.stanceShare.back() > 0.0;
-    }
-    e.flightShare = 1.0 - double(std::count(supported.begin(), supported.end(), 1)) / intervals;
+    out.planted = low;
+    describePlanting(out.planted, intervals, e);
+    for (double share : e.stanceShare) e.steppingContacts += share > 0.0;
     return out;
 }
 

@@ -75,6 +75,10 @@ struct StanceTravel {
     // Per interval i (between samples i and i + 1): the ground step with the turn so far
     // undone, in character space.
     std::vector<glm::dvec3> steps;
+    // Per contact and interval: 1 where the contact is planted (in stance, or low while the
+    // clip holds its first pose). The evidence's shares and the planted intervals are read
+    // from it, so they agree.
+    std::vector<std::vector<std::uint8_t>> planted;
     ContactEvidence evidence;
 };
 

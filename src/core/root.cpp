@@ -49,6 +49,12 @@ Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& o
     if (choice.root >= 0)
         choice.reason = "root: " + nodeLabel(rig, choice.root) + " - position-animated, " +
                         std::to_string(animatedDescendantCounts(rig, animated)[choice.root]) + " animated descendants";
+    else if (std::none_of(clip.channels.begin(), clip.channels.end(), [&](const Channel& c) {
+                 return c.path == Path::Translation && !rig.isExpression(c.node);
+             }) && std::any_of(clip.channels.begin(), clip.channels.end(),
+                               [](const Channel& c) { return c.path == Path::Translation; }))
+        choice.reason = "root: none - the clip moves in position only the nodes of facial expressions "
+                        "(VRMC_vrm_animation), which carry weights, not the character";
     else if (std::any_of(clip.channels.begin(), clip.channels.end(),
                          [](const Channel& c) { return c.path == Path::Translation; }))
         choice.reason =
@@ -228,7 +234,8 @@ int findRoot(const Rig& rig, const Clip& clip, const glm::dvec3& up) {
         if (c.path == Path::Translation) translated[c.node] = 1;
     int best = -1, bestCount = -1;
     for (int node : animated) {
-        if (!translated[node]) continue;
+        // A VRM animation's expression node moves a weight, not the character.
+        if (!translated[node] || rig.isExpression(node)) continue;
         const int count = below[node];
         const bool better =
             count > bestCount || (count == bestCount && best >= 0 && core::isDescendant(rig, best, node));

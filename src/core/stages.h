@@ -158,7 +158,8 @@ int keyAlignedSampleCount(const NodeChannels& root, double from, double to, doub
 
 // ---- warnings (warnings.cpp) --------------------------------------------------
 
-// What an animator should look at although the analysis went through.
-void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels);
+// What an animator should look at although the analysis went through; minimumTravel (scene
+// units) is the travel the analysis found or not.
+void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels, double minimumTravel);
 
 }  // namespace rootbake::core

@@ -8,7 +8,7 @@ namespace rootbake::core {
 namespace {
 
 // Warnings on a deduced travel that the feet do not bear out well.
-void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds) {
+void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds, double minimumTravel) {
     ContactEvidence& e = out.evidence;
     // A walk has a foot in stance nearly all the cycle, a run with flight about half of
     // it: below a quarter the ground speed is interpolated far more than it is measured.
@@ -19,7 +19,8 @@ void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds) {
     if (e.speedSpread > thresholds.stanceSpeedAgreement)
         out.warnings.push_back("the contacts disagree: their stance speeds differ by " +
                                num(100.0 * e.speedSpread, 3) + "%");
-    if (out.contacts.size() >= 2 && e.steppingContacts < 2)
+    // Only where travel was found: a forced deduction below the minimum found none.
+    if (out.contacts.size() >= 2 && e.steppingContacts < 2 && glm::length(out.stride) >= minimumTravel)
         out.warnings.push_back("only one contact steps: travel found while the feet do not alternate");
     const double cycles = std::max(1.0, double(e.touchDowns) / std::max(1, e.steppingContacts));
     e.stridePerCycle = std::abs(out.strideLength) / cycles;
@@ -32,7 +33,7 @@ void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds) {
 
 }  // namespace
 
-void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels) {
+void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels, double minimumTravel) {
     if (out.root >= 0 && out.characterHeight == 0.0)
         out.warnings.push_back(
             "the joints under the root have no height along the up axis (thresholds taken in "
@@ -40,7 +41,7 @@ void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& 
             "along another axis");
     if (options.extractRotation == Toggle::On && out.root >= 0 && !rootChannels.rotation)
         out.warnings.push_back("extractRotation is on, but the root has no rotation keys: no turn extracted");
-    if (out.source == Source::FootContact) doubtDeduction(out, options.thresholds);
+    if (out.source == Source::FootContact) doubtDeduction(out, options.thresholds, minimumTravel);
 }
 
 }  // namespace rootbake::core

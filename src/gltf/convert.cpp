@@ -262,6 +262,37 @@ Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig) {
     ROOTBAKE_TRY(validateScenes(scenes, table.parentOf));
     int scene = -1;
     ROOTBAKE_TRY(getIndex(document, kRoot, "scene", false, sizeOf(scenes), "scenes", scene));
+    return readExpressionNodes(document, rig);
+}
+
+Status readExpressionNodes(const Json& document, Rig& rig) {
+    // extensions.VRMC_vrm_animation.expressions.{preset,custom}.<name>.node
+    const Json* extensions = nullptr;
+    ROOTBAKE_TRY(getObject(document, kRoot, "extensions", false, extensions));
+    if (!extensions) return Ok{};
+    const Where ea(kRoot, "extensions");
+    const Json* vrma = nullptr;
+    ROOTBAKE_TRY(getObject(*extensions, ea, "VRMC_vrm_animation", false, vrma));
+    if (!vrma) return Ok{};
+    const Where va(ea, "VRMC_vrm_animation");
+    const Json* expressions = nullptr;
+    ROOTBAKE_TRY(getObject(*vrma, va, "expressions", false, expressions));
+    if (!expressions) return Ok{};
+    const Where xa(va, "expressions");
+    for (const char* group : {"preset", "custom"}) {
+        const Json* named = nullptr;
+        ROOTBAKE_TRY(getObject(*expressions, xa, group, false, named));
+        if (!named) continue;
+        const Where ga(xa, group);
+        for (const auto& [name, expression] : named->items()) {
+            const Where at(ga, name.c_str());
+            if (!expression.is_object()) return fail(at, "expected an object");
+            int node = -1;
+            ROOTBAKE_TRY(getIndex(expression, at, "node", true, rig.rigIndexOfGltf.size(), "nodes", node));
+            rig.drivesExpression.resize(std::size_t(rig.size()), 0);
+            rig.drivesExpression[std::size_t(rig.rigIndexOfGltf[std::size_t(node)])] = 1;
+        }
+    }
     return Ok{};
 }
 

@@ -207,6 +207,8 @@ Result<std::vector<float>> decodeAccessor(const Asset& asset, int index);
 bool decomposeMatrix(const double m[16], Transform& out);
 // Nodes -> Rig (validates the node objects, two parents, cycles, depth, scene roots).
 Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig);
+// The nodes a VRM animation's expressions read (VRMC_vrm_animation), marked on the rig.
+Status readExpressionNodes(const Json& document, Rig& rig);
 // animations -> Clips (key data: times, counts, finiteness).
 // Repeated key times are kept (a step to the later key) with a warning.
 Status buildClips(const Json& document, const Layout& layout,

@@ -43,6 +43,27 @@ constexpr double kTopViewWidth = 460;  // px; height 240..460, plus the legend
 
 const char* laneColour(int lane) { return kLaneColours[lane % kLaneColourCount]; }
 
+// ---- where text lands ----------------------------------------------------------
+
+// A rectangle on an SVG, px.
+struct Rect {
+    double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+    bool overlaps(const Rect& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+    bool inside(const Rect& o) const { return x0 >= o.x0 && x1 <= o.x1 && y0 >= o.y0 && y1 <= o.y1; }
+};
+
+// The box a line of text takes, as the layout reckons it: 0.6 em a character (sans-serif's
+// average), 1.1 times that in bold, from 0.8 em above the baseline to 0.2 em below.
+// tests/report_test.cpp holds every page's texts to it: no two overlap.
+Rect textBox(double x, double y, std::string_view text, std::string_view anchor = "start", double size = 12,
+             bool bold = false) {
+    std::size_t characters = 0;
+    for (unsigned char c : text) characters += (c & 0xC0) != 0x80;  // UTF-8: one per code point
+    const double width = 0.6 * size * double(characters) * (bold ? 1.1 : 1.0);
+    const double x0 = anchor == "middle" ? x - width / 2 : anchor == "end" ? x - width : x;
+    return {x0, y - 0.8 * size, x0 + width, y + 0.2 * size};
+}
+
 // ---- numbers and text ----------------------------------------------------------
 
 // An SVG coordinate: 0.1 px, no trailing ".0".
@@ -390,8 +411,9 @@ void drawTopGrid(Svg& svg, const TopFrame& f, double step) {
 
 // Planted contacts under the paths (where each moved from touch-down to lift-off, then its
 // foothold), the character's track and the source root, then the baked root on top, in the
-// box it stays in.
-void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const TopFrame& f, const TopPaths& paths) {
+// box it stays in, its name clear of `panels` (the compass's box, then the scale bar's).
+void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const TopFrame& f, const TopPaths& paths,
+                  const std::vector<Rect>& panels) {
     for (const PlantedMark& m : c.marks) {
         const glm::dvec2 p0 = f.toPx(plane.at(m.touchDown)), p1 = f.toPx(plane.at(m.liftOff));
         if (glm::length(p1 - p0) >= 1.0) svg.line(p0.x, p0.y, p1.x, p1.y, laneColour(m.lane), 1.5);
@@ -413,11 +435,42 @@ void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const
     const double x0 = std::min(a0.x, a1.x) - 3, y0 = std::min(a0.y, a1.y) - 3;
     svg.rect(x0, y0, std::abs(a1.x - a0.x) + 6, std::abs(a1.y - a0.y) + 6, kBluishGreen, nullptr, "0.18");
     svg.polyline(f.toPx(paths.baked), kBluishGreen, 2.5);
-    // Named where it sits: it is often only a few pixels across.
-    const double lx = std::max(a0.x, a1.x) + 8, lyBox = std::max(a0.y, a1.y) + 14;
-    const bool left = lx > kTopViewWidth - 80;
-    svg.text(left ? std::min(a0.x, a1.x) - 8 : lx, std::min(lyBox, f.plotHeight - 36), "baked root",
-             left ? "end" : "start", "#00704F", 12, true);
+    // Named where it sits (it is often only a few pixels across): beside its box, below or
+    // above it, on the side with room, in the plot and clear of the compass and the scale bar.
+    const char* name = "baked root";
+    const double right = std::max(a0.x, a1.x) + 8, left = std::min(a0.x, a1.x) - 8;
+    const double below = std::min(std::max(a0.y, a1.y) + 14, f.plotHeight - 36);
+    const double above = std::min(a0.y, a1.y) - 8;
+    struct Spot {
+        double x, y;
+        const char* anchor;
+    };
+    const bool roomRight = right <= kTopViewWidth - 80;
+    const Spot first = roomRight ? Spot{right, below, "start"} : Spot{left, below, "end"};
+    const Spot other = roomRight ? Spot{left, below, "end"} : Spot{right, below, "start"};
+    // Then under the compass, or over the scale bar, on either side.
+    const double underCompass = panels.empty() ? below : panels.front().y1 + 14;
+    const double overScaleBar = panels.size() < 2 ? below : panels[1].y0 - 6;
+    const Spot spots[] = {first, {first.x, above, first.anchor}, other, {other.x, above, other.anchor},
+                          {first.x, underCompass, first.anchor}, {other.x, underCompass, other.anchor},
+                          {first.x, overScaleBar, first.anchor}, {other.x, overScaleBar, other.anchor}};
+    const Rect plot{0, 0, kTopViewWidth, f.plotHeight};
+    Spot chosen = first;
+    for (const Spot& spot : spots) {
+        const Rect label = textBox(spot.x, spot.y, name, spot.anchor, 12, true);
+        if (label.inside(plot) &&
+            std::none_of(panels.begin(), panels.end(), [&](const Rect& p) { return p.overlaps(label); })) {
+            chosen = spot;
+            break;
+        }
+    }
+    svg.text(chosen.x, chosen.y, name, chosen.anchor, "#00704F", 12, true);
+}
+
+// The scale bar's panel, bottom left.
+Rect scaleBarBox(const TopFrame& f, double step) {
+    const double bar = step * f.scale;
+    return {6, f.plotHeight - 30, 6 + bar + 16, f.plotHeight - 6};
 }
 
 // A bar `step` scene units long, bottom left.
@@ -433,15 +486,27 @@ void drawScaleBar(Svg& svg, const TopFrame& f, double step) {
 
 // Which way is which, top right: an arrow per positive axis, named at its tip, in a box
 // that fits the arrows and their names.
-void drawCompass(Svg& svg, const std::vector<GroundAxis>& axes) {
-    glm::dvec2 compassLo(-8.0), compassHi(8.0);  // around the arrows' common start, px
+struct Compass {
+    glm::dvec2 centre{0.0}, lo{0.0}, hi{0.0};  // px: the arrows' start; the box around it
+    Rect box() const { return {centre.x + lo.x, centre.y + lo.y, centre.x + hi.x, centre.y + hi.y}; }
+};
+
+Compass placeCompass(const std::vector<GroundAxis>& axes) {
+    Compass c;
+    c.lo = glm::dvec2(-8.0), c.hi = glm::dvec2(8.0);  // around the arrows' common start, px
     for (const GroundAxis& axis : axes) {
         const glm::dvec2 at = axis.screen * 30.0;
-        compassLo = glm::min(compassLo, at - glm::dvec2(20.0, 14.0));
-        compassHi = glm::max(compassHi, at + glm::dvec2(20.0, 8.0));
+        c.lo = glm::min(c.lo, at - glm::dvec2(20.0, 14.0));
+        c.hi = glm::max(c.hi, at + glm::dvec2(20.0, 8.0));
     }
-    const glm::dvec2 compass(kTopViewWidth - 6 - compassHi.x, 6 - compassLo.y);
-    const glm::dvec2 compassSize = compassHi - compassLo;
+    c.centre = glm::dvec2(kTopViewWidth - 6 - c.hi.x, 6 - c.lo.y);
+    return c;
+}
+
+void drawCompass(Svg& svg, const std::vector<GroundAxis>& axes) {
+    const Compass placed = placeCompass(axes);
+    const glm::dvec2 compass = placed.centre, compassLo = placed.lo;
+    const glm::dvec2 compassSize = placed.hi - placed.lo;
     svg.rect(compass.x + compassLo.x, compass.y + compassLo.y, compassSize.x, compassSize.y, "#FFFFFF", nullptr, "0.85");
     for (const GroundAxis& axis : axes) {
         const glm::dvec2 tip = compass + axis.screen * 20.0, at = compass + axis.screen * 30.0;
@@ -503,9 +568,9 @@ std::string topView(const ClipReport& c) {
     svg.rect(0, 0, kTopViewWidth, frame.plotHeight, "#FAFAFA", "#BBBBBB");
     const double step = niceStep(std::min(frame.view.x, frame.view.y), 4);  // the grid's and the scale bar's
     drawTopGrid(svg, frame, step);
-    drawTopPaths(svg, c, plane, frame, paths);
-    drawScaleBar(svg, frame, step);
     const std::vector<GroundAxis> axes = groundAxes(plane);
+    drawTopPaths(svg, c, plane, frame, paths, {placeCompass(axes).box(), scaleBarBox(frame, step)});
+    drawScaleBar(svg, frame, step);
     drawCompass(svg, axes);
     drawTopLegend(svg, c, plane, axes, frame.plotHeight + 20, step);
     return svg.finish();
@@ -525,22 +590,19 @@ std::string contactTimeline(const ClipReport& c) {
             "Contact timeline of " + clipTitle(c) + ": planted intervals per contact node over the clip");
     const TimeAxis axis{a.duration};
 
-    // Flight: a run of samples where no contact is planted.
+    // Flight: where no contact is planted (the evidence's flight share, read from the same
+    // intervals; docs/analysis.md, "Evidence").
     std::vector<PlantedInterval> all;
     for (const ContactLane& lane : c.lanes) all.insert(all.end(), lane.planted.begin(), lane.planted.end());
     std::sort(all.begin(), all.end(), [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
-    const double dt = a.track.times.size() > 1 ? a.duration / double(a.track.times.size() - 1) : a.duration;
+    constexpr double kSameTime = 1e-9;  // s: the intervals' ends are the readings' times, computed alike
     std::vector<PlantedInterval> flights;
     double covered = 0.0;
-    bool any = false;
     for (const PlantedInterval& p : all) {
-        const double gapStart = any ? covered : 0.0;
-        if (p.start - gapStart > (any ? 1.5 * dt : 0.5 * dt)) flights.push_back({gapStart, p.start});
-        covered = any ? std::max(covered, p.end) : p.end;
-        any = true;
+        if (p.start - covered > kSameTime) flights.push_back({covered, p.start});
+        covered = std::max(covered, p.end);
     }
-    if (any && a.duration - covered > 1.5 * dt) flights.push_back({covered, a.duration});
-    if (!any) flights.push_back({0.0, a.duration});
+    if (a.duration - covered > kSameTime) flights.push_back({covered, a.duration});
     for (const PlantedInterval& f : flights)
         svg.rect(axis.x(f.start), kTop - 4, axis.x(f.end) - axis.x(f.start), lanes * kLane + 4, kYellow, nullptr,
                  "0.45");
@@ -614,11 +676,14 @@ std::string chartOverTime(const ClipReport& c, const Series& s) {
         if (std::isfinite(s.values[i])) points.push_back({axis.x(times[i]), y(s.values[i])});
     svg.line(axis.x(0), y(s.ref0), axis.x(a.duration), y(s.ref1), kBlack, 1.5, "7 5");
     svg.polyline(points, kBlue, 2.5);
-    // Key, above the plot.
+    // Key, above the plot: the reference's after the series', further on when they would overlap.
     svg.line(kChartLeft, 12, kChartLeft + 28, 12, kBlue, 2.5);
     svg.text(kChartLeft + 34, 16, s.seriesLabel);
-    svg.line(kChartLeft + 260, 12, kChartLeft + 288, 12, kBlack, 1.5, "7 5");
-    svg.text(kChartLeft + 294, 16, s.referenceLabel);
+    const Rect series = textBox(kChartLeft + 34, 16, s.seriesLabel);
+    const double reference =
+        series.overlaps(textBox(kChartLeft + 294, 16, s.referenceLabel)) ? series.x1 + 16 : kChartLeft + 260;
+    svg.line(reference, 12, reference + 28, 12, kBlack, 1.5, "7 5");
+    svg.text(reference + 34, 16, s.referenceLabel);
     return svg.finish();
 }
 

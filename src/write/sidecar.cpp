@@ -1,5 +1,7 @@
 #include "write/sidecar.h"
 
+#include <numbers>
+
 namespace rootbake {
 
 using Json = nlohmann::ordered_json;
@@ -9,6 +11,8 @@ namespace {
 // -0.0 prints as "-0.0": a direction of [-0.0, -0.0, -1.0] reads as a bug. Every number
 // of the sidecar passes here.
 double unsignedZero(double v) { return v == 0.0 ? 0.0 : v; }
+
+constexpr double kDegreesPerRadian = 180.0 / std::numbers::pi;
 
 Json numbers(const std::vector<double>& values) {
     Json out = Json::array();
@@ -68,9 +72,11 @@ Json toJson(const SidecarClip& c) {
     out["stride"] = vec3(c.stride);
     out["strideLength"] = unsignedZero(c.strideLength);
     out["turn"] = unsignedZero(c.turn);
+    out["turnDegrees"] = unsignedZero(c.turn * kDegreesPerRadian);  // as the tables print it
     out["extractsRotation"] = c.extractsRotation;
     out["averageSpeed"] = unsignedZero(c.averageSpeed);
     out["averageAngularSpeed"] = unsignedZero(c.averageAngularSpeed);
+    out["averageAngularSpeedDegrees"] = unsignedZero(c.averageAngularSpeed * kDegreesPerRadian);
     out["track"] = trackJson(c);
     out["contacts"] = contactsJson(c);
     const SidecarContactEvidence& e = c.contactEvidence;
