@@ -237,6 +237,19 @@ TEST_CASE("verify: a clip that does not travel fails when all its planted feet s
     CHECK(one.baked.mean > 0.2);
     CHECK(one.baked.drift < 1e-9);
     CHECK(verify::judge(one, kStanding, 0.05).passed);
+    // A one-shot: the toes slide back and stay there (a lunge, a landing): each loop pops them
+    // forward again. Its seam is the 0.5 m (half the height) they end from where they start.
+    Foot lunge = makeFeet(true);
+    for (Channel& toe : lunge.clip.channels) {
+        toe.times = {0.0f, 0.5f, 1.0f};
+        toe.values = {toe.values[0], 0, 0.25f, toe.values[0], 0, -0.25f, toe.values[0], 0, -0.25f};
+    }
+    const verify::ClipSkate oneShot = mustMeasure(lunge.rig, lunge.clip, standing({1, 2}), nullptr);
+    CHECK(oneShot.seam == doctest::Approx(0.5));
+    CHECK(slides.seam < 1e-9);
+    const verify::Verdict notACycle = verify::judge(oneShot, kStanding, 0.05);
+    CHECK_FALSE(notACycle.gated);
+    CHECK(test::contains(notACycle.note, "a one-shot, not a cycle (its ground points end 0.50 heights"));
     // Not gated: no root, no contacts.
     CHECK_FALSE(verify::judge(slides, {.travels = false, .hasRoot = false, .hasContacts = true}, 0.05).gated);
     CHECK_FALSE(verify::judge(slides, {.travels = false, .hasRoot = true, .hasContacts = false}, 0.05).gated);

@@ -251,6 +251,7 @@ Json reportJson(const VerifyArgs& args, const verify::Settings& settings, const 
         clip["source"] = r.source;
         clip["averageSpeed"] = r.skate.averageSpeed;
         clip["height"] = r.skate.height;
+        clip["seam"] = r.skate.seam;
         clip["contactNodes"] = Json::array();
         for (int n : r.contacts)
             clip["contactNodes"].push_back(Json{{"name", nodeLabel(rig, n)}, {"index", rig.gltfIndex[n]}});

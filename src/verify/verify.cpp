@@ -310,6 +310,16 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
         }
     }
 
+    // The seam: the in-place pose's ground points at the clip's end against its start.
+    Replay ends;
+    inPlace.pose(0.0);
+    ends.recordCharacterSpace(inPlace, motion, points);
+    inPlace.pose(duration);
+    ends.recordCharacterSpace(inPlace, motion, points);
+    for (int c = 0; c < contacts && motion.characterHeight > 0; ++c)
+        out.seam = std::max(out.seam, glm::length(ends.position[std::size_t(contacts + c)] - ends.position[std::size_t(c)]) /
+                                          motion.characterHeight);
+
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
     const double band = settings.plantedBand * motion.characterHeight;
@@ -330,6 +340,10 @@ Verdict judge(const ClipSkate& k, const ClipFacts& facts, double maxDrift) {
     if (k.baked.samples == 0) return {false, true, "no contact is ever planted: not gated"};
     const auto percent = [](double fraction) { return fixedPoint(100.0 * fraction, 1) + "%"; };
     if (!facts.travels) {
+        if (k.seam > kOneShotSeam)
+            return {false, true,
+                    "a one-shot, not a cycle (its ground points end " + fixedPoint(k.seam, 2) +
+                        " heights from where they start): not gated"};
         const double perHeight = k.height > 0 ? k.baked.drift / k.height : 0.0;
         if (!(perHeight > kStandingDrift)) return {true, true, ""};
         return {true, false,

@@ -115,6 +115,8 @@ struct ClipSkate {
     bool measuredSource = false;
     double averageSpeed = 0;  // world units/s: the speed the fractions divide by
     double height = 0;        // world units: the character's height
+    double seam = 0;          // of the height: the farthest a ground point ends from where it starts
+                              // (character space): a cycle returns, a one-shot does not
     int frames = 0;           // replay frame intervals
 };
 
@@ -129,9 +131,12 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 //    with a source, it drifts no more than its source does (kSameAsSource).
 //  - a clip that does not travel fails when its planted contacts drift faster
 //    than kStandingDrift x its height per second: its feet say it should travel.
+//    Not a one-shot (a jump, a climb, a transition: seam above kOneShotSeam): it
+//    pops back at every loop, and its feet's drift is its own move, not travel.
 //  - a clip with no root, no contacts or no planted contact is not gated.
 constexpr double kSameAsSource = 0.01;   // of the clip's speed: the track reproduces the root to 1e-7
 constexpr double kStandingDrift = 0.1;   // heights/s: the default minimum travel in a second; a third of a slow walk
+constexpr double kOneShotSeam = 0.25;    // of the height: a cycle's pose returns (mocap loops within 0.07)
 
 struct Verdict {
     bool gated = false;
