@@ -8,8 +8,10 @@
 #include "support.h"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <set>
 
 using namespace rootbake;
@@ -227,4 +229,94 @@ TEST_CASE("body: a Draco-compressed mesh is read as its uncompressed twin") {
         ++moving;
     }
     CHECK(moving >= 10);
+}
+
+namespace {
+
+// The bytes of the biped's accessor `name` of its skinned mesh (its view's, tightly packed).
+std::pair<std::size_t, std::size_t> attributeBytes(const samples::Biped& biped, const char* name) {
+    const nlohmann::json doc = nlohmann::json::parse(biped.json);
+    for (const auto& mesh : doc["meshes"])
+        for (const auto& primitive : mesh["primitives"])
+            if (primitive["attributes"].contains(name)) {
+                const auto& accessor = doc["accessors"][primitive["attributes"][name].get<std::size_t>()];
+                const auto& view = doc["bufferViews"][accessor["bufferView"].get<std::size_t>()];
+                return {view.value("byteOffset", std::size_t(0)) + accessor.value("byteOffset", std::size_t(0)),
+                        accessor["count"].get<std::size_t>()};
+            }
+    FAIL("no attribute " << name);
+    return {0, 0};
+}
+
+}  // namespace
+
+TEST_CASE("body: skin weights that do not sum to one change nothing; a joint not in the skin is left out") {
+    samples::Biped plain;
+    const Asset reference = loadBiped(plain);
+    const std::string_view json = plain.json;
+    REQUIRE(json.find("\"WEIGHTS_0\"") != std::string_view::npos);
+
+    // Every weight halved (sums of 0.5): the heaviest joint of each vertex is the same one.
+    samples::Biped halved = samples::makeBiped();
+    const auto [weightsAt, vertices] = attributeBytes(halved, "WEIGHTS_0");
+    for (std::size_t i = 0; i < vertices * 4; ++i) {
+        float w;
+        std::memcpy(&w, &halved.bin[weightsAt + 4 * i], 4);
+        w *= 0.5f;
+        std::memcpy(&halved.bin[weightsAt + 4 * i], &w, 4);
+    }
+    auto light = loadAssetFromMemory(samples::toGlb(halved), "halved.glb", {});
+    REQUIRE(light.ok());
+    CHECK(light->rig.surface == reference.rig.surface);
+
+    // Every vertex's first joint index out of the skin (the biped's joints are unsigned
+    // shorts): each is left out, with one warning; the analysis falls back to the joints.
+    samples::Biped stray = samples::makeBiped();
+    const auto [jointsAt, count] = attributeBytes(stray, "JOINTS_0");
+    for (std::size_t v = 0; v < count; ++v) {
+        const std::uint16_t outside = 999;
+        std::memcpy(&stray.bin[jointsAt + 8 * v], &outside, 2);
+    }
+    auto strayed = loadAssetFromMemory(samples::toGlb(stray), "stray.glb", {});
+    REQUIRE(strayed.ok());
+    bool warned = false;
+    for (const std::string& w : strayed->warnings) warned = warned || contains(w, "weigh most on a joint the skin does not have");
+    CHECK(warned);
+    auto walk = analyzeClip(strayed->rig, clipNamed(*strayed, "walk_inplace"), Options{});
+    REQUIRE(walk.ok());
+    CHECK(walk->source == Source::FootContact);
+}
+
+TEST_CASE("body: one height per character, standing, from its rest pose or its bind pose") {
+    samples::Biped biped;
+    const Asset asset = loadBiped(biped);
+    // The biped rests standing, as it was bound: toes at 0, HeadTop at 1.7 m, in every clip
+    // whatever its first frame (1.545 to 1.605 m: samples/README.md).
+    REQUIRE(asset.rig.bind.size() == std::size_t(asset.rig.size()));
+    for (const Clip& clip : asset.clips) {
+        CAPTURE(clip.name);
+        auto analysis = analyzeClip(asset.rig, clip, Options{});
+        REQUIRE(analysis.ok());
+        CHECK(analysis->characterHeight == doctest::Approx(biped.height).epsilon(1e-6));
+    }
+    // Crouched at rest (the hips 0.4 m down, the legs folded), the bind pose still stands.
+    Rig crouched = asset.rig;
+    crouched.rest[nodeNamed(crouched, "Hips")].translation.y -= 0.4;
+    for (const char* knee : {"LeftShin", "RightShin"})
+        crouched.rest[nodeNamed(crouched, knee)].rotation = glm::angleAxis(1.2, glm::dvec3(1, 0, 0));
+    auto walk = analyzeClip(crouched, clipNamed(asset, "walk"), Options{});
+    REQUIRE(walk.ok());
+    CHECK(walk->characterHeight == doctest::Approx(biped.height).epsilon(1e-6));
+    // A skeleton scaled at rest is that size: its bind pose, at another size, is not taken.
+    Rig small = asset.rig;
+    small.rest[nodeNamed(small, "Hips")].scale = glm::dvec3(0.5);
+    auto smallWalk = analyzeClip(small, clipNamed(asset, "walk"), Options{});
+    REQUIRE(smallWalk.ok());
+    CHECK(smallWalk->characterHeight < 0.9 * biped.height);
+    // Babylon's rule keeps Babylon's height: the clip's first frame.
+    Options babylon;
+    babylon.contactRule = ContactRule::Babylon;
+    auto first = analyzeClip(asset.rig, clipNamed(asset, "walk"), babylon);
+    REQUIRE(first.ok());
+    CHECK(first->characterHeight == doctest::Approx(1.5779).epsilon(1e-4));
 }
