@@ -316,9 +316,10 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     ends.recordCharacterSpace(inPlace, motion, points);
     inPlace.pose(duration);
     ends.recordCharacterSpace(inPlace, motion, points);
-    for (int c = 0; c < contacts && motion.characterHeight > 0; ++c)
-        out.seam = std::max(out.seam, glm::length(ends.position[std::size_t(contacts + c)] - ends.position[std::size_t(c)]) /
-                                          motion.characterHeight);
+    for (int c = 0; c < contacts && motion.characterHeight > 0; ++c) {
+        const glm::dvec3 apart = ends.position[std::size_t(contacts + c)] - ends.position[std::size_t(c)];
+        out.seam = std::max(out.seam, glm::length(apart) / motion.characterHeight);
+    }
 
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
