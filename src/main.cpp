@@ -164,7 +164,8 @@ void addReportVerify(CLI::App& app, CommandLine& c) {
     verify->add_option("--sidecar", v.sidecar, "Its sidecar; default: <stem>.rootmotion.json beside it");
     verify->add_option("--source", v.source, "The original asset: adds the source clips' skate");
     // --max-skate: its former name, from when the gate held the mean speed rather than the drift.
-    verify->add_option("--max-drift,--max-skate", v.maxDrift, "Drift allowed a travelling clip, fraction of its speed (0.05)");
+    verify->add_option("--max-drift,--max-skate", v.maxDrift,
+                       "Drift allowed a travelling clip, fraction of its speed (0.05)");
     verify->add_option("--loops", v.loops, "Loops replayed per clip (3)");
     verify->add_flag("--json", v.json, "Print one JSON document");
     verify->footer("Example:\n  rootbake verify out/walk.glb --sidecar out/walk.rootmotion.json --source walk.glb");

@@ -231,7 +231,8 @@ namespace {
 
 // The seconds of the clip covered by at least one of the intervals.
 double coveredSeconds(std::vector<PlantedInterval> all) {
-    std::sort(all.begin(), all.end(), [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
+    std::sort(all.begin(), all.end(),
+              [](const PlantedInterval& x, const PlantedInterval& y) { return x.start < y.start; });
     double total = 0.0, reached = -1.0;
     for (const PlantedInterval& p : all) {
         const double from = std::max(p.start, reached);
@@ -268,7 +269,8 @@ TEST_CASE("analyze: stance shares, the flight share and the planted intervals ar
                 }
                 CHECK(planted / a.duration == doctest::Approx(a.evidence.stanceShare[c]).epsilon(1e-9));
             }
-            CHECK(1.0 - coveredSeconds(all) / a.duration == doctest::Approx(a.evidence.flightShare).epsilon(1e-9));
+            CHECK(1.0 - coveredSeconds(all) / a.duration ==
+                  doctest::Approx(a.evidence.flightShare).epsilon(1e-9));
         }
     }
 }

@@ -241,8 +241,9 @@ std::pair<std::size_t, std::size_t> attributeBytes(const samples::Biped& biped, 
             if (primitive["attributes"].contains(name)) {
                 const auto& accessor = doc["accessors"][primitive["attributes"][name].get<std::size_t>()];
                 const auto& view = doc["bufferViews"][accessor["bufferView"].get<std::size_t>()];
-                return {view.value("byteOffset", std::size_t(0)) + accessor.value("byteOffset", std::size_t(0)),
-                        accessor["count"].get<std::size_t>()};
+                return {
+                    view.value("byteOffset", std::size_t(0)) + accessor.value("byteOffset", std::size_t(0)),
+                    accessor["count"].get<std::size_t>()};
             }
     FAIL("no attribute " << name);
     return {0, 0};
@@ -280,7 +281,8 @@ TEST_CASE("body: skin weights that do not sum to one change nothing; a joint not
     auto strayed = loadAssetFromMemory(samples::toGlb(stray), "stray.glb", {});
     REQUIRE(strayed.ok());
     bool warned = false;
-    for (const std::string& w : strayed->warnings) warned = warned || contains(w, "weigh most on a joint the skin does not have");
+    for (const std::string& w : strayed->warnings)
+        warned = warned || contains(w, "weigh most on a joint the skin does not have");
     CHECK(warned);
     auto walk = analyzeClip(strayed->rig, clipNamed(*strayed, "walk_inplace"), Options{});
     REQUIRE(walk.ok());

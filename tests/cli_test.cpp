@@ -274,14 +274,16 @@ TEST_CASE("cli: --fail-on gates fail the run with one line per clip, and pass wh
         const SplitExit e = runExeSplit("bake " + walker + " --out-dir " + q(a.dir.path / "out") + " --fail-on loop-gap=0.7");
         CHECK(e.code == 4);
         CHECK(gateLines(e.err) == 1);
-        CHECK(contains(e.err, "\"walk\": loop-gap: the loop seam is 0.706 of the height (1.2 units), above 0.7"));
+        CHECK(contains(e.err,
+                       "\"walk\": loop-gap: the loop seam is 0.706 of the height (1.2 units), above 0.7"));
         CHECK(fs::exists(a.dir.path / "out" / "walker.glb"));  // a gate does not hold the outputs back
         CHECK(runExeSplit("inspect " + walker + " --fail-on loop-gap=0.71").code == 0);
     }
     SUBCASE("loop-gap without a value: the default the report flags, 0.02 of the height") {
         const SplitExit e = runExeSplit("inspect " + walker + " --fail-on loop-gap");
         CHECK(e.code == 4);
-        CHECK(contains(e.err, "\"walk\": loop-gap: the loop seam is 0.706 of the height (1.2 units), above 0.02"));
+        CHECK(contains(e.err,
+                       "\"walk\": loop-gap: the loop seam is 0.706 of the height (1.2 units), above 0.02"));
         fs::remove(a.root / "rootbake.json");  // baked in place, every clip of the biped loops
         CHECK(runExeSplit("inspect " + walker + " --fail-on loop-gap").code == 0);
     }

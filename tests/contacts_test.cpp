@@ -174,7 +174,6 @@ TEST_CASE("contacts: the analysis reads its thresholds from Options::thresholds"
     CHECK(refused->source == Source::None);
     CHECK(refused->reason.find("(minimum 1.5)") != std::string::npos);
 
-
     // Babylon's rule keeps Babylon's bands whatever the thresholds say.
     Options babylon, babylonWide;
     babylon.contactRule = babylonWide.contactRule = ContactRule::Babylon;

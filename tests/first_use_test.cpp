@@ -445,7 +445,8 @@ TEST_CASE("first use: info and inspect agree on a clip's duration, 0 to its last
     CHECK(info[4]["duration"].get<double>() == doctest::Approx(0.067).epsilon(0.01));
 }
 
-TEST_CASE("first use: tables have a header row and sized columns, reasons with -v, verify within 100 columns") {
+TEST_CASE(
+    "first use: tables have a header row and sized columns, reasons with -v, verify within 100 columns") {
     TempDir dir("tables");
     const fs::path in = dir.path / "walker.glb";
     // A clip name of 60 characters: the columns follow it, verify cuts it.

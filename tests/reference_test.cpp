@@ -164,7 +164,8 @@ void compareClip(const std::string& file, const Asset& asset, const Clip& clip, 
         // one per character, at rest (docs/analysis.md, "Character height"): compared only
         // under Babylon's rule.
         const double height = expected["characterHeight"].get<double>();
-        if (options.contactRule == ContactRule::Babylon && std::abs(height - a.characterHeight) > 1e-3 * std::max(1.0, height))
+        if (options.contactRule == ContactRule::Babylon &&
+            std::abs(height - a.characterHeight) > 1e-3 * std::max(1.0, height))
             differ("height " + std::to_string(height) + " vs " + std::to_string(a.characterHeight));
         const glm::dvec3 stride = vec3(expected["stride"]);
         const double strideLength = expected["strideLength"].get<double>();

@@ -235,7 +235,8 @@ void requireNoOverlappingText(const std::string& html) {
     };
     static const std::regex svgTag(R"re(<svg [^>]*font-size="([0-9.]+)")re");
     static const std::regex textTag(R"re(<text([^>]*)>([^<]*)</text>)re");
-    auto attribute = [](const std::string& attributes, const std::string& name, const std::string& otherwise) {
+    auto attribute = [](const std::string& attributes, const std::string& name,
+                        const std::string& otherwise) {
         const std::size_t at = attributes.find(" " + name + "=\"");
         if (at == std::string::npos) return otherwise;
         const std::size_t from = at + name.size() + 3;
@@ -247,9 +248,11 @@ void requireNoOverlappingText(const std::string& html) {
         REQUIRE(std::regex_search(svg, m, svgTag));
         const std::string base = m[1];
         std::vector<Box> boxes;
-        for (auto t = std::sregex_iterator(svg.begin(), svg.end(), textTag); t != std::sregex_iterator(); ++t) {
+        for (auto t = std::sregex_iterator(svg.begin(), svg.end(), textTag); t != std::sregex_iterator();
+             ++t) {
             const std::string attributes = (*t)[1], text = (*t)[2];
-            const double x = std::stod(attribute(attributes, "x", "0")), y = std::stod(attribute(attributes, "y", "0"));
+            const double x = std::stod(attribute(attributes, "x", "0")),
+                         y = std::stod(attribute(attributes, "y", "0"));
             const double size = std::stod(attribute(attributes, "font-size", base));
             const std::string anchor = attribute(attributes, "text-anchor", "start");
             std::size_t characters = 0;
@@ -257,8 +260,8 @@ void requireNoOverlappingText(const std::string& html) {
                 if (text[i] == '&') i = text.find(';', i);  // one character reference
                 characters += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
             }
-            const double width =
-                0.6 * size * double(characters) * (attribute(attributes, "font-weight", "") == "bold" ? 1.1 : 1.0);
+            const double width = 0.6 * size * double(characters) *
+                                 (attribute(attributes, "font-weight", "") == "bold" ? 1.1 : 1.0);
             const double x0 = anchor == "middle" ? x - width / 2 : anchor == "end" ? x - width : x;
             boxes.push_back({x0, y - 0.8 * size, x0 + width, y + 0.2 * size, text});
         }
@@ -582,8 +585,9 @@ TEST_CASE("report: no two texts of a picture overlap, wherever the baked root la
     // The biped's pictures as they are, then with the baked root's box in each corner of the top
     // view: beside the compass (top right), under the scale bar (bottom left).
     requireNoOverlappingText(report::writeReport({{"biped.glb", bipedClips()}}, {}));
-    for (const glm::dvec3 corner : {glm::dvec3(-3, 0, 3), glm::dvec3(3, 0, 3), glm::dvec3(3, 0, -3),
-                                    glm::dvec3(-3, 0, -3), glm::dvec3(-2.6, 0, 2.8), glm::dvec3(-2.8, 0, 2.4)}) {
+    for (const glm::dvec3 corner :
+         {glm::dvec3(-3, 0, 3), glm::dvec3(3, 0, 3), glm::dvec3(3, 0, -3), glm::dvec3(-3, 0, -3),
+          glm::dvec3(-2.6, 0, 2.8), glm::dvec3(-2.8, 0, 2.4)}) {
         CAPTURE(corner.x);
         CAPTURE(corner.z);
         report::ClipReport moved = bipedClip("walk");

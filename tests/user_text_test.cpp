@@ -11,11 +11,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <regex>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -328,7 +328,8 @@ TEST_CASE("user text: --json says a turn in the degrees the table prints, under 
         const double turn = clip["turn"].get<double>(), degrees = clip["turnDegrees"].get<double>();
         CHECK(degrees == doctest::Approx(turn * 180.0 / 3.141592653589793).epsilon(1e-12));
         CHECK(clip["averageAngularSpeedDegrees"].get<double>() ==
-              doctest::Approx(clip["averageAngularSpeed"].get<double>() * 180.0 / 3.141592653589793).epsilon(1e-12));
+              doctest::Approx(clip["averageAngularSpeed"].get<double>() * 180.0 / 3.141592653589793)
+                  .epsilon(1e-12));
         // The key comes right after the radians.
         std::vector<std::string> keys;
         for (const auto& item : clip.items()) keys.push_back(item.key());
@@ -343,7 +344,8 @@ TEST_CASE("user text: --json says a turn in the degrees the table prints, under 
             std::snprintf(shown, sizeof shown, "%.2f", degrees);
             bool found = false;
             for (const std::string& line : linesOf(table.out))
-                found = found || (line.rfind("  turn_walk ", 0) == 0 && contains(line, std::string(" ") + shown + " "));
+                found = found || (line.rfind("  turn_walk ", 0) == 0 &&
+                                  contains(line, std::string(" ") + shown + " "));
             CHECK(found);
         }
     }
@@ -425,7 +427,8 @@ TEST_CASE("user text: a folder gives its .vrma files, and an expression's node i
                }));
     const SplitExit broken = runExeSplit("inspect " + q(dir.path / "bad" / "broken.vrma"));
     CHECK(broken.code == 2);
-    CHECK(contains(broken.err, "extensions.VRMC_vrm_animation.expressions.custom.wink.node: index 999 out of range"));
+    CHECK(contains(broken.err,
+                   "extensions.VRMC_vrm_animation.expressions.custom.wink.node: index 999 out of range"));
 }
 
 namespace {
@@ -437,7 +440,8 @@ std::size_t widthWithoutNames(std::string line, const std::vector<std::string>& 
     static const std::regex fileName(R"([^\s,'"]*(/|\.(glb|gltf|vrma|json|html|bin)\b)[^\s,'"]*)");
     line = std::regex_replace(line, fileName, "");
     for (const std::string& name : names)
-        for (std::size_t at = line.find(name); at != std::string::npos; at = line.find(name, at)) line.erase(at, name.size());
+        for (std::size_t at = line.find(name); at != std::string::npos; at = line.find(name, at))
+            line.erase(at, name.size());
     std::size_t width = 0;  // code points
     for (unsigned char c : line) width += (c & 0xC0) != 0x80;
     return width;

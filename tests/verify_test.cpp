@@ -293,7 +293,8 @@ TEST_CASE("verify: a track that carries half the translation fails the limit") {
             CHECK(v.skate.baked.meanFraction == doctest::Approx(0.5).epsilon(0.05));
         // Every planted foot slides alike: the drift is the error of the track.
         CHECK(v.skate.baked.driftFraction > 0.3);
-        CHECK_FALSE(verify::judge(v.skate, {.travels = true, .hasRoot = true, .hasContacts = true}, 0.05).passed);
+        CHECK_FALSE(
+            verify::judge(v.skate, {.travels = true, .hasRoot = true, .hasContacts = true}, 0.05).passed);
     }
 }
 
@@ -404,7 +405,6 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
     }
 }
 
-
 TEST_CASE("verify: a root clip whose source skates as much passes with --source, and says so") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // master-character's push is root motion: its feet slip in the source itself (8.8% of its
@@ -449,7 +449,8 @@ TEST_CASE("verify: every corpus root clip passes as baked, and fails made in pla
             const Clip inPlace = applyInPlace(clip, removeMotion(asset->rig, clip, *analysis));
             verify::ClipMotion motion = verify::motionFromAnalysis(asset->rig, inPlace, *analysis);
             if (motion.contacts.empty()) continue;  // a cube, an interpolation test: no limb
-            const verify::ClipFacts facts{.travels = true, .rootKeys = true, .hasRoot = true, .hasContacts = true};
+            const verify::ClipFacts facts{
+                .travels = true, .rootKeys = true, .hasRoot = true, .hasContacts = true};
             const verify::ClipSkate baked = mustMeasure(asset->rig, inPlace, motion, &clip);
             const verify::Verdict asBaked = verify::judge(baked, facts, 0.05);
             CHECK_MESSAGE(asBaked.passed, asBaked.note);

@@ -33,7 +33,8 @@ struct Compared {
 // A figure moved when it changed by more than the tolerance of its old value; `floor`
 // keeps a value near 0 (a clip that does not turn) from failing on rounding.
 void compareNumber(Compared& out, const std::string& clip, const char* field, double before, double after,
-                   double tolerance, double floor, const char* unit, const char* jsonUnit, double shown = 1.0) {
+                   double tolerance, double floor, const char* unit, const char* jsonUnit,
+                   double shown = 1.0) {
     const double allowed = tolerance * std::max(std::abs(before), floor);
     if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
     std::string line = clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
@@ -43,7 +44,8 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
     }
     out.lines.push_back(line);
     // The JSON keeps the sidecar's units, and says which (the line above prints turns in degrees).
-    out.changes.push_back({{"clip", clip}, {"field", field}, {"before", before}, {"after", after}, {"unit", jsonUnit}});
+    out.changes.push_back(
+        {{"clip", clip}, {"field", field}, {"before", before}, {"after", after}, {"unit", jsonUnit}});
 }
 
 void compareText(Compared& out, const std::string& clip, const char* field, const std::string& before,
@@ -88,11 +90,12 @@ void compareClip(Compared& compared, const std::string& name, const SidecarClip&
     // Floors: 1% of the height for lengths, and per second of the clip for speeds; 1 degree for turns.
     const double length = 0.01 * std::max(before.characterHeight, 1e-6);
     const double perSecond = length / std::max(before.duration, 1e-3);
-    compareNumber(compared, name, "strideLength", before.strideLength, a.strideLength, tolerance, length, "m", "m");
-    compareNumber(compared, name, "turn", before.turn, a.turn, tolerance, std::numbers::pi / 180, "deg", "rad",
-                  180 / std::numbers::pi);
-    compareNumber(compared, name, "averageSpeed", before.averageSpeed, a.averageSpeed, tolerance, perSecond, "m/s",
-                  "m/s");
+    compareNumber(compared, name, "strideLength", before.strideLength, a.strideLength, tolerance, length, "m",
+                  "m");
+    compareNumber(compared, name, "turn", before.turn, a.turn, tolerance, std::numbers::pi / 180, "deg",
+                  "rad", 180 / std::numbers::pi);
+    compareNumber(compared, name, "averageSpeed", before.averageSpeed, a.averageSpeed, tolerance, perSecond,
+                  "m/s", "m/s");
 }
 
 // The sidecar an input is checked against: --against itself, or its place in the folder bake

@@ -37,7 +37,8 @@ std::string wrappedLines(std::string_view first, std::string_view text, std::siz
         if (shown.find(' ') == std::string::npos) continue;
         std::string held = shown;
         std::replace(held.begin(), held.end(), ' ', kHeld);
-        for (std::size_t at = words.find(shown); at != std::string::npos; at = words.find(shown, at + held.size()))
+        for (std::size_t at = words.find(shown); at != std::string::npos;
+             at = words.find(shown, at + held.size()))
             words.replace(at, shown.size(), held);
     }
     std::string out, line(first);

@@ -129,7 +129,8 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
         }
     }
     if (run.inputs.empty()) {
-        printError("no .glb, .gltf or .vrma files in " + args.inputs.front() + (args.recursive ? "" : " (--recursive walks subfolders)"));
+        printError("no .glb, .gltf or .vrma files in " + args.inputs.front() +
+                   (args.recursive ? "" : " (--recursive walks subfolders)"));
         return kBadInput;
     }
 

@@ -305,11 +305,13 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
     auto rounded = [](double value) { return fixedPoint(value, 0); };
     const std::string header =
         printable(args.baked) + ":\n  " + std::to_string(settings.loops) + " loops at " +
-        rounded(settings.framesPerSecond) + " fps, contacts planted within " + rounded(100 * settings.plantedBand) +
-        "% of the height for " + rounded(1000 * settings.plantedMargin) +
+        rounded(settings.framesPerSecond) + " fps, contacts planted within " +
+        rounded(100 * settings.plantedBand) + "% of the height for " +
+        rounded(1000 * settings.plantedMargin) +
         " ms\n"
         "  drift %: the speed all planted contacts share (the gate), skate %: their mean speed, both of\n"
-        "  the clip's speed (m/s); ratio %: frames with a contact skating (foot-skating ratio); source %:\n  " +
+        "  the clip's speed (m/s); ratio %: frames with a contact skating (foot-skating ratio); source %:\n "
+        " " +
         (args.source.empty() ? std::string("(no --source)") : printable(args.source)) + "'s drift\n";
     // A clip name longer than kNameColumn loses its middle (--json has it whole).
     constexpr std::size_t kNameColumn = 28;
@@ -331,11 +333,14 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
                         shareCell(k.baked, r.measured, k.baked.meanFraction),
                         measured ? compactPercent(k.baked.skatingRatio) : std::string("-"),
                         shareCell(k.source, hasSource, k.source.driftFraction),
-                        !r.gated ? "not gated" : r.passed ? "ok" : r.source == "none" ? "SLIDES" : "SKATES"});
+                        !r.gated             ? "not gated"
+                        : r.passed           ? "ok"
+                        : r.source == "none" ? "SLIDES"
+                                             : "SKATES"});
         if (!r.note.empty()) notes += textLine("  " + r.name + ": " + r.note);
     }
-    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) + " of " +
-                                counted(reports.size(), "clip", "clips") + " gated, " +
+    const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) +
+                                " of " + counted(reports.size(), "clip", "clips") + " gated, " +
                                 (failed ? "not all" : "all") + " under their limits (drift " +
                                 compactPercent(args.maxDrift) + " of the speed; " +
                                 fixedPoint(verify::kStandingDrift, 2) + " heights/s standing)\n";

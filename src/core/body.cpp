@@ -37,7 +37,8 @@ Rig withGroundPoints(const Rig& rig) {
             body.gltfIndex.push_back(rig.gltfIndex[std::size_t(end)]);
             body.hasMesh.push_back(kGroundPoint);
             body.surface.emplace_back();
-            if (!body.bind.empty()) body.bind.push_back(rig.bind[std::size_t(end)]);  // not measured: a mesh point
+            if (!body.bind.empty())
+                body.bind.push_back(rig.bind[std::size_t(end)]);  // not measured: a mesh point
         }
     return body;
 }

@@ -366,7 +366,8 @@ void describePlanting(const PerContact& planted, int intervals, ContactEvidence&
 
 // Speed spread and touch-downs of the contacts' stances; the shares from `planted`.
 ContactEvidence describeStances(const std::vector<std::vector<glm::dvec3>>& steps, const PerContact& low,
-                                const PerContact& stance, const PerContact& planted, const glm::dvec3& ground) {
+                                const PerContact& stance, const PerContact& planted,
+                                const glm::dvec3& ground) {
     ContactEvidence e;
     const glm::dvec3 direction = glm::length(ground) > 0.0 ? glm::normalize(ground) : glm::dvec3(0.0);
     const int intervals = steps.empty() ? 0 : int(steps.front().size());

@@ -49,12 +49,15 @@ Result<RootChoice> chooseRoot(const Rig& rig, const Clip& clip, const Options& o
     if (choice.root >= 0)
         choice.reason = "root: " + nodeLabel(rig, choice.root) + " - position-animated, " +
                         std::to_string(animatedDescendantCounts(rig, animated)[choice.root]) + " animated descendants";
-    else if (std::none_of(clip.channels.begin(), clip.channels.end(), [&](const Channel& c) {
-                 return c.path == Path::Translation && !rig.isExpression(c.node);
-             }) && std::any_of(clip.channels.begin(), clip.channels.end(),
-                               [](const Channel& c) { return c.path == Path::Translation; }))
-        choice.reason = "root: none - the clip moves in position only the nodes of facial expressions "
-                        "(VRMC_vrm_animation), which carry weights, not the character";
+    else if (std::none_of(clip.channels.begin(), clip.channels.end(),
+                          [&](const Channel& c) {
+                              return c.path == Path::Translation && !rig.isExpression(c.node);
+                          }) &&
+             std::any_of(clip.channels.begin(), clip.channels.end(),
+                         [](const Channel& c) { return c.path == Path::Translation; }))
+        choice.reason =
+            "root: none - the clip moves in position only the nodes of facial expressions "
+            "(VRMC_vrm_animation), which carry weights, not the character";
     else if (std::any_of(clip.channels.begin(), clip.channels.end(),
                          [](const Channel& c) { return c.path == Path::Translation; }))
         choice.reason =
@@ -87,11 +90,14 @@ double measureRestHeight(const Rig& rig, int base, int character, const glm::dve
     const std::vector<std::uint8_t> under = descendantsOf(rig, base);
     // The vertical extent of base and the joints under it, each at position(n) in the scene.
     auto extent = [&](auto position) {
-        auto height = [&](int n) { return glm::dot(glm::dvec3(toCharacter * glm::dvec4(position(n), 1.0)), up); };
+        auto height = [&](int n) {
+            return glm::dot(glm::dvec3(toCharacter * glm::dvec4(position(n), 1.0)), up);
+        };
         double lowest = base >= 0 ? height(base) : 0.0;  // the scene's own origin
         double highest = lowest;
         for (int n = 0; n < rig.size(); ++n)
-            if (under[n] && !rig.hasMesh[n]) lowest = std::min(lowest, height(n)), highest = std::max(highest, height(n));
+            if (under[n] && !rig.hasMesh[n])
+                lowest = std::min(lowest, height(n)), highest = std::max(highest, height(n));
         return highest - lowest;
     };
     auto rest = [&](int n) { return glm::dvec3(scene[n][3]); };

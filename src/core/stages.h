@@ -160,6 +160,7 @@ int keyAlignedSampleCount(const NodeChannels& root, double from, double to, doub
 
 // What an animator should look at although the analysis went through; minimumTravel (scene
 // units) is the travel the analysis found or not.
-void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels, double minimumTravel);
+void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels,
+                 double minimumTravel);
 
 }  // namespace rootbake::core

@@ -33,7 +33,8 @@ void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds, double mini
 
 }  // namespace
 
-void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels, double minimumTravel) {
+void addWarnings(ClipAnalysis& out, const Options& options, const NodeChannels& rootChannels,
+                 double minimumTravel) {
     if (out.root >= 0 && out.characterHeight == 0.0)
         out.warnings.push_back(
             "the joints under the root have no height along the up axis (thresholds taken in "

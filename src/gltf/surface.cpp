@@ -130,7 +130,8 @@ struct SurfaceBuilder {
         glm::dmat4 placement(1.0);
         double best = misfit(placement);
         for (int node : meshNodes)
-            if (const double m = misfit(scene[std::size_t(node)]); m < best) best = m, placement = scene[std::size_t(node)];
+            if (const double m = misfit(scene[std::size_t(node)]); m < best)
+                best = m, placement = scene[std::size_t(node)];
         if (!std::isfinite(best)) return;
         for (std::size_t j = 0; j < skinJoints.size(); ++j) {
             const int joint = skinJoints[j];
@@ -346,7 +347,8 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
     rig.surface = builder.soles();
     std::vector<std::uint8_t> bound(std::size_t(rig.size()), 0);
     rig.bind.resize(std::size_t(rig.size()));
-    for (int node = 0; node < rig.size(); ++node) rig.bind[std::size_t(node)] = glm::dvec3(builder.scene[node][3]);
+    for (int node = 0; node < rig.size(); ++node)
+        rig.bind[std::size_t(node)] = glm::dvec3(builder.scene[node][3]);
     for (std::size_t skin = 0; skin < rig.skins.size(); ++skin) {
         std::vector<int> meshNodes;
         for (const std::vector<Instance>& instances : shown)

@@ -412,8 +412,8 @@ void drawTopGrid(Svg& svg, const TopFrame& f, double step) {
 // Planted contacts under the paths (where each moved from touch-down to lift-off, then its
 // foothold), the character's track and the source root, then the baked root on top, in the
 // box it stays in, its name clear of `panels` (the compass's box, then the scale bar's).
-void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const TopFrame& f, const TopPaths& paths,
-                  const std::vector<Rect>& panels) {
+void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const TopFrame& f,
+                  const TopPaths& paths, const std::vector<Rect>& panels) {
     for (const PlantedMark& m : c.marks) {
         const glm::dvec2 p0 = f.toPx(plane.at(m.touchDown)), p1 = f.toPx(plane.at(m.liftOff));
         if (glm::length(p1 - p0) >= 1.0) svg.line(p0.x, p0.y, p1.x, p1.y, laneColour(m.lane), 1.5);
@@ -451,9 +451,14 @@ void drawTopPaths(Svg& svg, const ClipReport& c, const GroundPlane& plane, const
     // Then under the compass, or over the scale bar, on either side.
     const double underCompass = panels.empty() ? below : panels.front().y1 + 14;
     const double overScaleBar = panels.size() < 2 ? below : panels[1].y0 - 6;
-    const Spot spots[] = {first, {first.x, above, first.anchor}, other, {other.x, above, other.anchor},
-                          {first.x, underCompass, first.anchor}, {other.x, underCompass, other.anchor},
-                          {first.x, overScaleBar, first.anchor}, {other.x, overScaleBar, other.anchor}};
+    const Spot spots[] = {first,
+                          {first.x, above, first.anchor},
+                          other,
+                          {other.x, above, other.anchor},
+                          {first.x, underCompass, first.anchor},
+                          {other.x, underCompass, other.anchor},
+                          {first.x, overScaleBar, first.anchor},
+                          {other.x, overScaleBar, other.anchor}};
     const Rect plot{0, 0, kTopViewWidth, f.plotHeight};
     Spot chosen = first;
     for (const Spot& spot : spots) {

@@ -164,8 +164,9 @@ SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& plante
             glm::dvec3 step = replay.position[i] - replay.position[i - contacts];
             step -= worldUp * glm::dot(step, worldUp);
             const double speed = glm::length(step) / dt;
-            const bool inBand = glm::dot(replay.position[i], worldUp) <= ground + kSkatingBand * height &&
-                                glm::dot(replay.position[i - contacts], worldUp) <= ground + kSkatingBand * height;
+            const bool inBand =
+                glm::dot(replay.position[i], worldUp) <= ground + kSkatingBand * height &&
+                glm::dot(replay.position[i - contacts], worldUp) <= ground + kSkatingBand * height;
             skating |= inBand && speed > kSkatingSpeed * height;
             if (!planted[i]) continue;
             speeds.push_back(speed);
@@ -325,7 +326,8 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
     const double band = settings.plantedBand * motion.characterHeight;
     const glm::dvec3* travel = motion.averageSpeed > 0 ? &motion.travelDirection : nullptr;
-    const std::vector<std::uint8_t> planted = findPlanted(pose, contacts, frames, motion.upAxis, travel, band, margin);
+    const std::vector<std::uint8_t> planted =
+        findPlanted(pose, contacts, frames, motion.upAxis, travel, band, margin);
     auto measured = [&](const Replay& replay) {
         return measure(replay, planted, wrapped, contacts, frames, dt, worldUp, out.averageSpeed, height);
     };

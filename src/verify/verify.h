@@ -134,9 +134,10 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 //    Not a one-shot (a jump, a climb, a transition: seam above kOneShotSeam): it
 //    pops back at every loop, and its feet's drift is its own move, not travel.
 //  - a clip with no root, no contacts or no planted contact is not gated.
-constexpr double kSameAsSource = 0.01;   // of the clip's speed: the track reproduces the root to 1e-7
-constexpr double kStandingDrift = 0.1;   // heights/s: the default minimum travel in a second; a third of a slow walk
-constexpr double kOneShotSeam = 0.25;    // of the height: a cycle's pose returns (mocap loops within 0.07)
+constexpr double kSameAsSource = 0.01;  // of the clip's speed: the track reproduces the root to 1e-7
+constexpr double kStandingDrift =
+    0.1;  // heights/s: the default minimum travel in a second; a third of a slow walk
+constexpr double kOneShotSeam = 0.25;  // of the height: a cycle's pose returns (mocap loops within 0.07)
 
 struct Verdict {
     bool gated = false;
