@@ -221,9 +221,10 @@ Status buildClips(const Json& document, const Layout& layout,
 // ---- surface.cpp: the body's mesh for the analysis ---------------------------
 
 // Rig::skins, and Rig::surface from the meshes' vertices (skinned: each vertex with its
-// heaviest joint; rigid: with the joint it hangs from). A compressed mesh leaves the
-// surface empty with a note; a vertex weighted to a joint the skin lacks is left out with
-// a warning.
+// heaviest joint; rigid: with the joint it hangs from), Draco and meshopt meshes decoded.
+// A mesh that cannot be read leaves the surface empty with a note (and a warning when a
+// compressed stream fails); a vertex weighted to a joint the skin lacks is left out with a
+// warning.
 Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
                     Rig& rig, std::vector<std::string>& warnings);
 
