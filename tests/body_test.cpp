@@ -10,8 +10,13 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <meshoptimizer.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <set>
 
 using namespace rootbake;
@@ -249,6 +254,120 @@ std::pair<std::size_t, std::size_t> attributeBytes(const samples::Biped& biped, 
     return {0, 0};
 }
 
+using Json = nlohmann::ordered_json;
+
+// A glTF document and the bytes of its buffers[0] (a GLB's BIN chunk).
+struct Packed {
+    Json doc;
+    std::vector<std::uint8_t> bin;
+};
+
+Packed unpack(const samples::Biped& biped) {
+    return {Json::parse(biped.json), biped.bin};
+}
+
+// Why a load failed ("" when it did not): a message -s may print on success too.
+template <class T>
+std::string errorOf(const Result<T>& r) {
+    return r.ok() ? std::string() : r.error().message;
+}
+
+Result<Asset> loadPacked(const Packed& p, const char* name) {
+    samples::Biped b;
+    Json doc = p.doc;
+    doc["buffers"][0]["byteLength"] = p.bin.size();
+    b.json = doc.dump();
+    b.bin = p.bin;
+    return loadAssetFromMemory(samples::toGlb(b), name, {});
+}
+
+std::size_t elementBytes(const Json& accessor) {
+    const int component = accessor["componentType"] == 5126 || accessor["componentType"] == 5125   ? 4
+                          : accessor["componentType"] == 5122 || accessor["componentType"] == 5123 ? 2
+                                                                                                    : 1;
+    const std::string type = accessor["type"];
+    const int width = type == "SCALAR" ? 1 : type == "VEC2" ? 2 : type == "VEC3" ? 3 : type == "VEC4" ? 4 : 16;
+    return std::size_t(component * width + 3) / 4 * 4;  // vertex attributes are 4-byte aligned
+}
+
+// The views of `accessors` meshopt-compressed as gltfpack writes them: each view's stream (mode
+// ATTRIBUTES, version 0) appended to buffers[0], the view itself moved into a fallback buffer
+// that holds no data, its old bytes overwritten (so only the stream can give them), the
+// extension required. `name` is EXT_ or KHR_meshopt_compression; `exponential` applies that
+// filter to the views given (float data, one number per element).
+void compressViews(Packed& p, const std::vector<int>& accessors, const char* name,
+                   const std::set<int>& exponential = {}) {
+    const std::size_t fallback = p.doc["buffers"].size();
+    std::size_t fallbackBytes = 0;
+    for (int a : accessors) {
+        const Json& accessor = p.doc["accessors"][std::size_t(a)];
+        const std::size_t v = accessor["bufferView"];
+        Json& view = p.doc["bufferViews"][v];
+        const std::size_t stride = exponential.count(a) ? 4 : view.value("byteStride", elementBytes(accessor));
+        const std::size_t offset = view.value("byteOffset", std::size_t(0)), length = view["byteLength"];
+        REQUIRE(length % stride == 0);
+        const std::size_t count = length / stride;
+        std::vector<std::uint8_t> raw(p.bin.begin() + std::ptrdiff_t(offset),
+                                      p.bin.begin() + std::ptrdiff_t(offset + length));
+        if (exponential.count(a)) {
+            std::vector<float> values(count);
+            std::memcpy(values.data(), raw.data(), length);
+            meshopt_encodeFilterExp(raw.data(), count, stride, 24, values.data());
+        }
+        std::vector<std::uint8_t> stream(meshopt_encodeVertexBufferBound(count, stride));
+        stream.resize(meshopt_encodeVertexBuffer(stream.data(), stream.size(), raw.data(), count, stride));
+        REQUIRE(stream.size() > 0);
+        std::fill(p.bin.begin() + std::ptrdiff_t(offset), p.bin.begin() + std::ptrdiff_t(offset + length), 0xA5);
+        p.bin.resize((p.bin.size() + 3) / 4 * 4, 0);
+        Json extension{{"buffer", 0},  {"byteOffset", p.bin.size()}, {"byteLength", stream.size()},
+                       {"byteStride", stride}, {"count", count},       {"mode", "ATTRIBUTES"}};
+        if (exponential.count(a)) extension["filter"] = "EXPONENTIAL";
+        p.bin.insert(p.bin.end(), stream.begin(), stream.end());
+        view["buffer"] = fallback;
+        view["byteOffset"] = fallbackBytes;
+        view["extensions"][name] = extension;
+        fallbackBytes += (length + 3) / 4 * 4;
+    }
+    p.doc["buffers"].push_back({{"byteLength", fallbackBytes}, {"extensions", {{name, {{"fallback", true}}}}}});
+    for (const char* list : {"extensionsUsed", "extensionsRequired"}) p.doc[list].push_back(name);
+}
+
+// The biped's body mesh (meshes[0]) accessors: POSITION, JOINTS_0, WEIGHTS_0.
+std::vector<int> bodyAccessors(const Json& doc) {
+    const Json& attributes = doc["meshes"][0]["primitives"][0]["attributes"];
+    return {attributes["POSITION"], attributes["JOINTS_0"], attributes["WEIGHTS_0"]};
+}
+
+// The same joints move the mesh, their soles within `tolerance`, and every clip analyses alike.
+void checkTwins(const Asset& plain, const Asset& packed, double tolerance) {
+    REQUIRE(plain.rig.hasSurface());
+    REQUIRE_MESSAGE(packed.rig.hasSurface(), packed.rig.surfaceNote);
+    CHECK(packed.warnings == plain.warnings);
+    REQUIRE(plain.rig.size() == packed.rig.size());
+    int moving = 0;
+    for (int n = 0; n < plain.rig.size(); ++n) {
+        CAPTURE(nodeLabel(plain.rig, n));
+        CHECK(plain.rig.movesMesh(n) == packed.rig.movesMesh(n));
+        if (!plain.rig.movesMesh(n) || !packed.rig.movesMesh(n)) continue;
+        CHECK(glm::length(plain.rig.surface[n].front() - packed.rig.surface[n].front()) <= tolerance);
+        ++moving;
+    }
+    CHECK(moving >= 10);
+    REQUIRE(plain.clips.size() == packed.clips.size());
+    for (std::size_t c = 0; c < plain.clips.size(); ++c) {
+        CAPTURE(plain.clips[c].name);
+        auto a = analyzeClip(plain.rig, plain.clips[c], Options{});
+        auto b = analyzeClip(packed.rig, packed.clips[c], Options{});
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        CHECK(a->source == b->source);
+        CHECK(a->root == b->root);
+        CHECK(a->contacts == b->contacts);
+        CHECK(b->strideLength == doctest::Approx(a->strideLength).epsilon(1e-3));
+        CHECK(b->turn == doctest::Approx(a->turn).epsilon(1e-3));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("body: skin weights that do not sum to one change nothing; a joint not in the skin is left out") {
@@ -321,4 +440,159 @@ TEST_CASE("body: one height per character, standing, from its rest pose or its b
     auto first = analyzeClip(asset.rig, clipNamed(asset, "walk"), babylon);
     REQUIRE(first.ok());
     CHECK(first->characterHeight == doctest::Approx(1.5779).epsilon(1e-4));
+}
+
+TEST_CASE("body: a meshopt-compressed mesh reads as its uncompressed twin") {
+    samples::Biped biped;
+    const Asset plain = loadBiped(biped);
+    // Lossless: the same soles to the float, whichever of the two names the extension has.
+    for (const char* name : {"EXT_meshopt_compression", "KHR_meshopt_compression"}) {
+        CAPTURE(name);
+        Packed packed = unpack(biped);
+        compressViews(packed, bodyAccessors(packed.doc), name);
+        auto asset = loadPacked(packed, "biped-meshopt.glb");
+        REQUIRE_MESSAGE(asset.ok(), errorOf(asset));
+        checkTwins(plain, *asset, 1e-9);
+    }
+}
+
+TEST_CASE("body: meshopt with quantized positions and a filtered, compressed skin reads as its twin") {
+    // As gltfpack writes a skinned mesh: positions as normalized shorts (KHR_mesh_quantization),
+    // their scale folded into the inverse bind matrices, which are compressed too (EXPONENTIAL
+    // filter, 24-bit mantissas). Quantization moves a point by at most half a step of 1/32767
+    // of the largest coordinate: soles agree within 0.1 mm.
+    samples::Biped biped;
+    const Asset plain = loadBiped(biped);
+    Packed packed = unpack(biped);
+    Json& doc = packed.doc;
+    const int position = bodyAccessors(doc)[0];
+    const std::size_t positionView = doc["accessors"][std::size_t(position)]["bufferView"];
+    const std::size_t count = doc["accessors"][std::size_t(position)]["count"];
+    std::vector<float> xyz(count * 3);
+    std::memcpy(xyz.data(), packed.bin.data() + std::size_t(doc["bufferViews"][positionView].value("byteOffset", 0)),
+                xyz.size() * 4);
+    float scale = 0.0f;
+    for (float x : xyz) scale = std::max(scale, std::abs(x));
+    std::vector<std::uint8_t> shorts(count * 8, 0);  // VEC3 of SHORT, padded to 8 bytes
+    for (std::size_t i = 0; i < xyz.size(); ++i) {
+        const auto q = std::int16_t(std::lround(xyz[i] / scale * 32767.0f));
+        std::memcpy(&shorts[i / 3 * 8 + i % 3 * 2], &q, 2);
+    }
+    packed.bin.resize((packed.bin.size() + 3) / 4 * 4, 0);
+    doc["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", packed.bin.size()}, {"byteLength", shorts.size()},
+                                  {"byteStride", 8}});
+    packed.bin.insert(packed.bin.end(), shorts.begin(), shorts.end());
+    Json& accessor = doc["accessors"][std::size_t(position)];
+    accessor["bufferView"] = doc["bufferViews"].size() - 1;
+    accessor["componentType"] = 5122;
+    accessor["normalized"] = true;
+    accessor.erase("min");
+    accessor.erase("max");
+    for (const char* list : {"extensionsUsed", "extensionsRequired"}) doc[list].push_back("KHR_mesh_quantization");
+    // inverseBind x scale(s): the quantized point x (1/s) lands where the float one did.
+    const int ibm = doc["skins"][0]["inverseBindMatrices"];
+    const Json& ibmView = doc["bufferViews"][std::size_t(doc["accessors"][std::size_t(ibm)]["bufferView"])];
+    float* matrices = reinterpret_cast<float*>(packed.bin.data() + std::size_t(ibmView.value("byteOffset", 0)));
+    const std::size_t joints = doc["accessors"][std::size_t(ibm)]["count"];
+    for (std::size_t j = 0; j < joints; ++j)
+        for (int k = 0; k < 12; ++k) matrices[j * 16 + std::size_t(k)] *= scale;
+
+    std::vector<int> accessors = bodyAccessors(doc);
+    accessors.push_back(ibm);
+    compressViews(packed, accessors, "EXT_meshopt_compression", {ibm});
+    auto asset = loadPacked(packed, "biped-quantized.glb");
+    REQUIRE_MESSAGE(asset.ok(), errorOf(asset));
+    checkTwins(plain, *asset, 1e-4);
+}
+
+TEST_CASE("body: CesiumMan meshopt-compressed reads as its uncompressed twin") {
+    ROOTBAKE_REQUIRE_SHARED(shared);
+    // A real skin (19 joints, four weights a vertex) and its walk, packed in memory as a GLB.
+    const std::filesystem::path folder = shared / "corpus" / "khronos-cesiumman" / "glTF";
+    auto plain = loadAsset(folder / "CesiumMan.gltf");
+    REQUIRE(plain.ok());
+    Packed packed{plain->document, std::vector<std::uint8_t>(plain->buffers[0].begin(), plain->buffers[0].end())};
+    packed.doc["buffers"][0].erase("uri");
+    packed.doc.erase("images");  // beside the .gltf only; no texture is read
+    packed.doc.erase("textures");
+    packed.doc["materials"][0]["pbrMetallicRoughness"].erase("baseColorTexture");
+    auto unpacked = loadPacked(packed, "CesiumMan.glb");
+    REQUIRE_MESSAGE(unpacked.ok(), errorOf(unpacked));
+    compressViews(packed, bodyAccessors(packed.doc), "EXT_meshopt_compression");
+    auto asset = loadPacked(packed, "CesiumMan-meshopt.glb");
+    REQUIRE_MESSAGE(asset.ok(), errorOf(asset));
+    checkTwins(*unpacked, *asset, 1e-9);
+}
+
+TEST_CASE("body: a meshopt stream that cannot be read leaves the joints with the reason, never a crash") {
+    samples::Biped biped;
+    const Asset plain = loadBiped(biped);
+    Packed base = unpack(biped);
+    compressViews(base, bodyAccessors(base.doc), "EXT_meshopt_compression");
+    const std::size_t positionView =
+        base.doc["accessors"][std::size_t(bodyAccessors(base.doc)[0])]["bufferView"];
+    const auto extensionOf = [&](Packed& p) -> Json& {
+        return p.doc["bufferViews"][positionView]["extensions"]["EXT_meshopt_compression"];
+    };
+    struct Case {
+        const char* what;
+        std::function<void(Packed&)> edit;
+        const char* note;
+    };
+    const std::vector<Case> cases{
+        {"bytes flipped", [&](Packed& p) {
+             const std::size_t at = extensionOf(p)["byteOffset"];
+             for (std::size_t i = 1; i < 40; ++i) p.bin[at + i] ^= 0x5A;
+         }, "does not decode"},
+        {"stream cut short", [&](Packed& p) { extensionOf(p)["byteLength"] = extensionOf(p)["byteLength"].get<int>() - 1; },
+         "does not decode"},
+        {"not a meshopt header", [&](Packed& p) { p.bin[std::size_t(extensionOf(p)["byteOffset"])] = 0; },
+         "does not decode"},
+        {"version 1", [&](Packed& p) { p.bin[std::size_t(extensionOf(p)["byteOffset"])] = 0xa1; },
+         "version 1 stream"},
+        {"count off", [&](Packed& p) { extensionOf(p)["count"] = 7; }, "count x byteStride is not"},
+        {"stride", [&](Packed& p) { extensionOf(p)["byteStride"] = 6; }, "byteStride does not fit its mode"},
+        {"mode", [&](Packed& p) { extensionOf(p)["mode"] = "TRIANGLE"; }, "mode is not"},
+        {"filter", [&](Packed& p) { extensionOf(p)["filter"] = "QUATERNION"; }, "filter is not"},
+        {"color", [&](Packed& p) { extensionOf(p)["filter"] = "COLOR"; }, "filter COLOR"},
+        {"buffer", [&](Packed& p) { extensionOf(p)["buffer"] = 9; }, "buffer is not an index"},
+        {"fallback buffer", [&](Packed& p) { extensionOf(p)["buffer"] = 1; }, "its buffer has no data"},
+        {"past the buffer", [&](Packed& p) { extensionOf(p)["byteOffset"] = p.bin.size() - 8; },
+         "runs past its buffer"},
+        {"not an object", [&](Packed& p) { extensionOf(p) = 3; }, "is not an object"},
+        // 2^20 + 16 elements of 4 bytes from the same few hundred bytes: refused before a byte is
+        // allocated, as more than rootbake reads, or more than the stream could hold.
+        {"absurd count", [&](Packed& p) {
+             const std::size_t count = (1u << 20) + 16;
+             p.doc["buffers"][1]["byteLength"] = count * 12;
+             p.doc["bufferViews"][positionView]["byteLength"] = count * 12;
+             extensionOf(p)["count"] = count;
+             p.doc["accessors"][std::size_t(bodyAccessors(p.doc)[0])]["count"] = count;
+         }, "more elements than rootbake reads"},
+        {"absurd expansion", [&](Packed& p) {
+             const std::size_t count = 1u << 20;
+             p.doc["buffers"][1]["byteLength"] = count * 12;
+             p.doc["bufferViews"][positionView]["byteLength"] = count * 12;
+             extensionOf(p)["count"] = count;
+             p.doc["accessors"][std::size_t(bodyAccessors(p.doc)[0])]["count"] = count;
+         }, "more than 64 bytes per byte"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        Packed p = base;
+        c.edit(p);
+        auto asset = loadPacked(p, "broken.glb");
+        REQUIRE_MESSAGE(asset.ok(), errorOf(asset));
+        CHECK_FALSE(asset->rig.hasSurface());
+        const std::string expected = "meshes[0].primitives[0].attributes.POSITION: bufferViews[" +
+                                     std::to_string(positionView) + "].extensions.EXT_meshopt_compression ";
+        CHECK(contains(asset->rig.surfaceNote, expected));
+        CHECK(contains(asset->rig.surfaceNote, c.note));
+        CHECK(contains(asset->rig.surfaceNote, "the joints stand for the body"));
+        CHECK(std::count(asset->warnings.begin(), asset->warnings.end(), asset->rig.surfaceNote) == 1);
+        // The analysis goes on with the joints, as for an asset without a mesh.
+        auto a = analyzeClip(asset->rig, clipNamed(*asset, "walk_inplace"), Options{});
+        REQUIRE(a.ok());
+        CHECK(contains(a->reason, "the joints stand for the body"));
+    }
 }

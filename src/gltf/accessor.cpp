@@ -76,13 +76,19 @@ std::uint64_t readIndex(const std::uint8_t* p, int type) {
     return v;
 }
 
-const std::uint8_t* viewData(const Layout& layout, int view,
-                             const std::vector<SharedBytes>& buffers) {
+bool isDecoded(DecodedViews decoded, int view) {
+    return static_cast<std::size_t>(view) < decoded.size() && !decoded[static_cast<std::size_t>(view)].empty();
+}
+
+const std::uint8_t* viewData(const Layout& layout, int view, const std::vector<SharedBytes>& buffers,
+                             DecodedViews decoded) {
+    if (isDecoded(decoded, view)) return decoded[static_cast<std::size_t>(view)].data();
     const ViewLayout& v = layout.views[view];
     return buffers[v.buffer].data() + v.offset;
 }
 
-const char* viewMissingBytes(const Layout& layout, int view) {
+const char* viewMissingBytes(const Layout& layout, int view, DecodedViews decoded) {
+    if (isDecoded(decoded, view)) return nullptr;
     const ViewLayout& v = layout.views[view];
     if (v.compressed) return "its data is compressed with EXT_meshopt_compression (not supported)";
     if (layout.buffers[v.buffer].noData) return "its buffer has no data (no uri)";
@@ -91,23 +97,24 @@ const char* viewMissingBytes(const Layout& layout, int view) {
 
 }  // namespace
 
-const char* missingBytes(const Layout& layout, const AccessorLayout& a) {
+const char* missingBytes(const Layout& layout, const AccessorLayout& a, DecodedViews decoded) {
     const char* why = nullptr;
-    if (a.view >= 0 && (why = viewMissingBytes(layout, a.view))) return why;
-    if (a.sparseCount > 0 && (why = viewMissingBytes(layout, a.sparseIndexView))) return why;
-    if (a.sparseCount > 0 && (why = viewMissingBytes(layout, a.sparseValueView))) return why;
+    if (a.view >= 0 && (why = viewMissingBytes(layout, a.view, decoded))) return why;
+    if (a.sparseCount > 0 && (why = viewMissingBytes(layout, a.sparseIndexView, decoded))) return why;
+    if (a.sparseCount > 0 && (why = viewMissingBytes(layout, a.sparseValueView, decoded))) return why;
     return nullptr;
 }
 
 void decodeAccessor(const Layout& layout, const AccessorLayout& a,
-                    const std::vector<SharedBytes>& buffers, std::vector<float>& out) {
+                    const std::vector<SharedBytes>& buffers, std::vector<float>& out, DecodedViews decoded) {
     const std::size_t width = static_cast<std::size_t>(a.components);
     out.assign(static_cast<std::size_t>(a.count) * width, 0.0f);
-    if (a.view >= 0) read(a, viewData(layout, a.view, buffers) + a.offset, a.stride, a.count, out.data());
+    if (a.view >= 0)
+        read(a, viewData(layout, a.view, buffers, decoded) + a.offset, a.stride, a.count, out.data());
     if (a.sparseCount == 0) return;
 
-    const std::uint8_t* indices = viewData(layout, a.sparseIndexView, buffers) + a.sparseIndexOffset;
-    const std::uint8_t* values = viewData(layout, a.sparseValueView, buffers) + a.sparseValueOffset;
+    const std::uint8_t* indices = viewData(layout, a.sparseIndexView, buffers, decoded) + a.sparseIndexOffset;
+    const std::uint8_t* values = viewData(layout, a.sparseValueView, buffers, decoded) + a.sparseValueOffset;
     const int indexSize = a.sparseIndexType == 5121 ? 1 : a.sparseIndexType == 5123 ? 2 : 4;
     for (std::uint64_t k = 0; k < a.sparseCount; ++k) {
         const std::uint64_t index =

@@ -188,15 +188,18 @@ Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffer
 
 // ---- accessor.cpp: decoding ------------------------------------------------
 
-// Why the accessor's bytes cannot be read (a meshopt-compressed view, a buffer
+// Bytes that stand in for bufferViews whose own cannot be read: decoded[v], when not empty,
+// is bufferViews[v]'s content (byteLength bytes, meshopt-decoded), read instead of its buffer.
+using DecodedViews = std::span<const std::vector<std::uint8_t>>;
+// Why the accessor's bytes cannot be read (a meshopt-compressed view not decoded, a buffer
 // without data), or nullptr when they can.
-const char* missingBytes(const Layout& layout, const AccessorLayout& accessor);
+const char* missingBytes(const Layout& layout, const AccessorLayout& accessor, DecodedViews decoded = {});
 // Decodes an accessor validated by validateDocument/validateData to floats:
 // byteStride applied, matrix column padding skipped, normalized integers
 // divided out (glTF 2.0 section 3.11), sparse values substituted. out gets
 // count * components floats; its storage is reused.
 void decodeAccessor(const Layout& layout, const AccessorLayout& accessor,
-                    const std::vector<SharedBytes>& buffers, std::vector<float>& out);
+                    const std::vector<SharedBytes>& buffers, std::vector<float>& out, DecodedViews decoded = {});
 // The same for accessors[index] of a loaded Asset (tests, writers).
 Result<std::vector<float>> decodeAccessor(const Asset& asset, int index);
 
@@ -218,9 +221,10 @@ Status buildClips(const Json& document, const Layout& layout,
 // ---- surface.cpp: the body's mesh for the analysis ---------------------------
 
 // Rig::skins, and Rig::surface from the meshes' vertices (skinned: each vertex with its
-// heaviest joint; rigid: with the joint it hangs from). A compressed mesh leaves the
-// surface empty with a note; a vertex weighted to a joint the skin lacks is left out with
-// a warning.
+// heaviest joint; rigid: with the joint it hangs from), Draco and meshopt meshes decoded.
+// A mesh that cannot be read leaves the surface empty with a note (and a warning when a
+// compressed stream fails); a vertex weighted to a joint the skin lacks is left out with a
+// warning.
 Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
                     Rig& rig, std::vector<std::string>& warnings);
 
@@ -235,6 +239,16 @@ struct DecodedVertices {
 // at most maxPoints vertices; nullptr, or why they cannot be read.
 const char* decodeDracoVertices(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
                                 std::uint64_t maxPoints, DecodedVertices& out);
+
+// ---- meshopt.cpp: EXT_meshopt_compression / KHR_meshopt_compression, for the analysis --
+
+// A bufferView's meshopt extension object (its name in *name), or nullptr.
+const Json* meshoptOf(const Json& view, const char** name = nullptr);
+// bufferViews[view]'s bytes (its byteLength) decoded from the extension object given, its filter
+// applied; at most maxCount elements, and never more than the stream could hold. nullptr, or
+// why they cannot be read (out is then empty). Any stream is safe: the library checks its bounds.
+const char* decodeMeshoptView(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
+                              std::size_t view, std::uint64_t maxCount, std::vector<std::uint8_t>& out);
 
 // convert.cpp: a warning when every animation moves one node of its own, all joints of one
 // skin: an exporter's split of one animation (COLLADA2GLTF).

@@ -5,6 +5,7 @@
 #include <glm/mat4x4.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -45,32 +46,79 @@ const Json* dracoOf(const Json& primitive) {
     return ext && ext->is_object() ? member(*ext, "KHR_draco_mesh_compression") : nullptr;
 }
 
-// What stops an uncompressed primitive's vertices from being read, or nullptr.
-const char* unreadable(const Json& primitive, const Layout& layout, const Json& attributes) {
-    if (dracoOf(primitive)) return nullptr;  // decoded from its own bytes
+// The views an accessor reads: its own, its sparse indices' and values' (-1: none).
+std::array<int, 3> viewsOf(const AccessorLayout& a) {
+    return {a.view, a.sparseCount > 0 ? a.sparseIndexView : -1, a.sparseCount > 0 ? a.sparseValueView : -1};
+}
+
+bool holdsBytes(const Layout& layout, int view) {
+    const ViewLayout& v = layout.views[std::size_t(view)];
+    return !v.compressed && !layout.buffers[std::size_t(v.buffer)].noData;
+}
+
+// What stops a primitive's vertices from being read, or nullptr: a view without bytes is
+// read when it is meshopt-compressed (decoded then), a Draco primitive from its own bytes.
+const char* unreadable(const Json& primitive, const Layout& layout, const Json* views, const Json& attributes) {
+    if (dracoOf(primitive)) return nullptr;
     for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"})
-        if (const Json* a = member(attributes, name))
-            if (const char* why = missingBytes(layout, layout.accessors[a->get<std::size_t>()])) return why;
+        if (const Json* a = member(attributes, name)) {
+            const AccessorLayout& accessor = layout.accessors[a->get<std::size_t>()];
+            for (int v : viewsOf(accessor))
+                if (v >= 0 && !holdsBytes(layout, v) && !meshoptOf((*views)[std::size_t(v)]))
+                    return missingBytes(layout, accessor);
+        }
     return nullptr;
 }
 
 struct SurfaceBuilder {
     const Layout& layout;
     const std::vector<SharedBytes>& buffers;
+    const Json* views;  // the document's bufferViews
     const Rig& rig;
     std::vector<std::string>& warnings;
     std::vector<glm::dmat4> scene;
     std::vector<CarriedVertex> carried;
     std::vector<float> positions, joints, weights;  // decoded, storage reused
     std::vector<std::vector<float>> inverseBinds;   // per skin, decoded on first use
+    // Meshopt-compressed views, decoded for the primitive (or skin) being read, then let go:
+    // memory holds one primitive's views, not the body's.
+    std::vector<std::vector<std::uint8_t>> decoded;
+    std::vector<std::size_t> held;  // the views `decoded` holds
+    std::string failure;            // why a compressed view cannot be read: the joints stand for the body
 
-    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Rig& r, std::vector<std::string>& w)
+    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Json* v, const Rig& r,
+                   std::vector<std::string>& w)
         : layout(l),
           buffers(b),
+          views(v),
           rig(r),
           warnings(w),
           scene(restScene(r)),
-          inverseBinds(r.skins.size()) {}
+          inverseBinds(r.skins.size()),
+          decoded(l.views.size()) {}
+
+    // Decodes the meshopt-compressed views accessor `a` (at `at`) reads; false, with `failure`
+    // set, when one cannot be.
+    bool decodeViews(const AccessorLayout& a, const Where& at) {
+        for (int v : viewsOf(a)) {
+            if (v < 0 || holdsBytes(layout, v) || !decoded[std::size_t(v)].empty()) continue;
+            const char* name = nullptr;
+            const Json* extension = meshoptOf((*views)[std::size_t(v)], &name);
+            if (!extension) continue;  // unreadable() let only meshopt views through
+            held.push_back(std::size_t(v));
+            if (const char* why = decodeMeshoptView(*extension, layout, buffers, std::size_t(v), kMaxSurfaceVertices,
+                                                    decoded[std::size_t(v)])) {
+                failure = at.str() + ": bufferViews[" + n(std::size_t(v)) + "].extensions." + name + " " + why;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void release() {
+        for (std::size_t v : held) std::vector<std::uint8_t>().swap(decoded[v]);
+        held.clear();
+    }
 
     void carry(int joint, const glm::dvec3& inJoint) {
         carried.push_back({joint, inJoint, (scene[joint] * glm::dvec4(inJoint, 1.0)).y});
@@ -144,7 +192,7 @@ struct SurfaceBuilder {
     std::vector<float>& decode(const Json& attributes, const char* name, std::vector<float>& out) {
         out.clear();
         if (const Json* a = member(attributes, name))
-            decodeAccessor(layout, layout.accessors[a->get<std::size_t>()], buffers, out);
+            decodeAccessor(layout, layout.accessors[a->get<std::size_t>()], buffers, out, decoded);
         return out;
     }
 
@@ -177,14 +225,15 @@ struct SurfaceBuilder {
             getIndex(skin, skinAt, "inverseBindMatrices", false, layout.accessors.size(), "accessors", ibm));
         if (ibm >= 0) {
             const AccessorLayout& a = layout.accessors[std::size_t(ibm)];
-            if (const char* why = missingBytes(layout, a))
-                return fail(Where(skinAt, "inverseBindMatrices"), why);
+            const Where ibmAt(skinAt, "inverseBindMatrices");
+            if (!decodeViews(a, ibmAt)) return Ok{};  // `failure` says why
+            if (const char* why = missingBytes(layout, a, decoded)) return fail(ibmAt, why);
             if (a.components != 16 || a.count < skinJoints.size())
                 return fail(Where(skinAt, "inverseBindMatrices"),
                             "accessors[" + n(std::size_t(ibm)) + "] holds " + n(a.count) + " elements of " +
                                 n(std::size_t(a.components)) + " numbers: " + n(skinJoints.size()) +
                                 " MAT4 expected, one per joint");
-            decodeAccessor(layout, a, buffers, matrices);
+            decodeAccessor(layout, a, buffers, matrices, decoded);
         } else {
             matrices.assign(skinJoints.size() * 16, 0.0f);  // identity: the joints' bind is the scene's
             for (std::size_t j = 0; j < skinJoints.size(); ++j)
@@ -238,6 +287,8 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
     ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
     ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
     ROOTBAKE_TRY(getCollection(document, "skins", skins));
+    const Json* views = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "bufferViews", views));
     rig.skins.assign(sizeOf(skins), {});
     for (std::size_t s = 0; s < sizeOf(skins); ++s)
         for (const Json& joint : (*skins)[s]["joints"])
@@ -260,16 +311,16 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                                               [&](const Instance& i) { return i.skin == instance.skin; }))
             list.push_back(instance);
     }
-    // Every primitive's accessors must hold bytes: a compressed one leaves the joints to stand
-    // for the body; one without a bufferView (zeros) is no surface. The vertices read are at
-    // most kMaxSurfaceVertices, every k-th beyond.
+    // Every primitive's accessors must hold bytes, or be meshopt-compressed (decoded below): any
+    // other leaves the joints to stand for the body; one without a bufferView (zeros) is no
+    // surface. The vertices read are at most kMaxSurfaceVertices, every k-th beyond.
     std::uint64_t total = 0;
     for (std::size_t m = 0; m < shown.size(); ++m) {
         if (shown[m].empty()) continue;
         const Json& primitives = (*meshes)[m]["primitives"];
         for (std::size_t p = 0; p < primitives.size(); ++p) {
             const Json& attributes = primitives[p]["attributes"];
-            if (const char* why = unreadable(primitives[p], layout, attributes)) {
+            if (const char* why = unreadable(primitives[p], layout, views, attributes)) {
                 rig.surfaceNote = "meshes[" + n(m) + "].primitives[" + n(p) + "] " + why +
                                   ": the joints stand for the body";
                 return Ok{};
@@ -281,8 +332,16 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
     const std::uint64_t every =
         std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
 
-    SurfaceBuilder builder(layout, buffers, rig, warnings);
+    SurfaceBuilder builder(layout, buffers, views, rig, warnings);
     const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
+    // A compressed mesh that cannot be read: a file's defect or a codec rootbake lacks, said
+    // once, and the joints stand for the body.
+    const auto standIn = [&](const std::string& why) {
+        rig.surface.clear();
+        rig.surfaceNote = why + ": the joints stand for the body";
+        warnings.push_back(rig.surfaceNote);
+        return Ok{};
+    };
     bool anyMesh = false;
     for (std::size_t m = 0; m < shown.size(); ++m) {
         if (shown[m].empty()) continue;
@@ -304,11 +363,8 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                 DecodedVertices vertices;
                 // Draco may split a vertex its accessor counts once: bounded by the surface's budget.
                 const std::uint64_t most = std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
-                if (const char* why = decodeDracoVertices(*draco, layout, buffers, most, vertices)) {
-                    rig.surface.clear();
-                    rig.surfaceNote = at.str() + " " + why + ": the joints stand for the body";
-                    return Ok{};
-                }
+                if (const char* why = decodeDracoVertices(*draco, layout, buffers, most, vertices))
+                    return standIn(at.str() + " " + why);
                 builder.positions = std::move(vertices.positions);
                 builder.joints = std::move(vertices.joints);
                 builder.weights = std::move(vertices.weights);
@@ -321,8 +377,13 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                                                   "out of the body's ground points");
                     continue;
                 }
-                builder.decode(attributes, "POSITION", builder.positions);
                 weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
+                const Where attributesAt(at, "attributes");
+                if (!builder.decodeViews(*position, Where(attributesAt, "POSITION")) ||
+                    (weighted && (!builder.decodeViews(*joints, Where(attributesAt, "JOINTS_0")) ||
+                                  !builder.decodeViews(*weights, Where(attributesAt, "WEIGHTS_0")))))
+                    return standIn(builder.failure);
+                builder.decode(attributes, "POSITION", builder.positions);
                 if (weighted) {
                     builder.decode(attributes, "JOINTS_0", builder.joints);
                     builder.decode(attributes, "WEIGHTS_0", builder.weights);
@@ -336,8 +397,10 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                     const std::size_t s = std::size_t(instance.skin);
                     ROOTBAKE_TRY(
                         builder.addSkinned((*skins)[s], Where(allSkins, s), s, rig.skins[s], at, every));
+                    if (!builder.failure.empty()) return standIn(builder.failure);
                 }
             }
+            builder.release();
         }
     }
     if (!anyMesh) {

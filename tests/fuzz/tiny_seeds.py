@@ -6,7 +6,8 @@
 Each is a small valid asset (a root, hips and two feet; one clip) exercising one
 feature: interleaved byteStride, normalized BYTE/SHORT rotations and quantized
 translations, a sparse output without a bufferView, a node matrix, a morph
-weights channel, STEP and CUBICSPLINE samplers, and the same asset as a GLB.
+weights channel, STEP and CUBICSPLINE samplers, the same asset as a GLB, and a
+foot's mesh whose positions are an EXT_meshopt_compression stream.
 """
 import base64, json, os, struct, sys
 
@@ -101,6 +102,57 @@ seeds["cubic-matrix-weights.gltf"] = gltf(document(nodes, buf,
      {"sampler": 1, "target": {"node": 2, "path": "weights"}}],
     {"meshes": [{"primitives": [{"attributes": {"POSITION": 3},
                                  "targets": [{"POSITION": 3}, {"POSITION": 3}]}], "weights": [0, 0]}]}), buf)
+
+def meshopt_attributes(data, stride):
+    """An EXT_meshopt_compression ATTRIBUTES stream (version 0) of data's elements, every group
+    of 16 deltas stored as whole bytes (header bits 3): larger than an encoder's, but any
+    decoder reads it (the extension's Appendix A)."""
+    count = len(data) // stride
+    out = bytearray([0xA0])
+    previous = data[:stride]  # the baseline: the first element, kept in the tail
+    block = min((8192 // stride) & ~15, 256)
+    for start in range(0, count, block):
+        n = min(count - start, block)
+        groups = (n + 15) // 16
+        for k in range(stride):
+            header = bytearray((groups + 3) // 4)
+            for g in range(groups):
+                header[g // 4] |= 3 << (2 * (g % 4))
+            out += header
+            last = previous[k]
+            for g in range(groups):
+                for e in range(start + 16 * g, start + 16 * g + 16):
+                    delta = (data[e * stride + k] - last) & 0xFF if e < start + n else 0
+                    out.append(((~(delta << 1)) if delta & 0x80 else (delta << 1)) & 0xFF)
+                    if e < start + n:
+                        last = data[e * stride + k]
+        previous = data[(start + n - 1) * stride:(start + n) * stride]
+    out += bytes(max(0, 32 - stride)) + data[:stride]
+    return bytes(out)
+
+# A box under the left foot, rigid, its positions meshopt-compressed into a fallback buffer
+# with no data (as gltfpack writes them): the surface decodes them.
+nodes = rig()
+nodes[2]["children"] = [4]
+nodes.append({"name": "shoe", "mesh": 0})
+box = f32(*[c for i in range(8) for c in (0.1 * (i & 1) - 0.05, 0.05 * (i >> 1 & 1) - 0.05, 0.2 * (i >> 2) - 0.05)])
+stream = meshopt_attributes(box, 12)
+buf = times + f32(0, 1, 0, 0, 1, 1, 0, 1, 2) + stream
+d = document(nodes, buf,
+    [{"buffer": 0, "byteLength": 12}, {"buffer": 0, "byteOffset": 12, "byteLength": 36},
+     {"buffer": 1, "byteLength": 96,
+      "extensions": {"EXT_meshopt_compression": {"buffer": 0, "byteOffset": 48, "byteLength": len(stream),
+                                                 "byteStride": 12, "count": 8, "mode": "ATTRIBUTES"}}}],
+    [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "SCALAR"},
+     {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC3"},
+     {"bufferView": 2, "componentType": 5126, "count": 8, "type": "VEC3",
+      "min": [-0.05, -0.05, -0.05], "max": [0.05, 0, 0.15]}],
+    [{"input": 0, "output": 1}], [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+    {"meshes": [{"primitives": [{"attributes": {"POSITION": 2}}]}],
+     "extensionsUsed": ["EXT_meshopt_compression"], "extensionsRequired": ["EXT_meshopt_compression"]})
+d["buffers"].append({"byteLength": 96, "extensions": {"EXT_meshopt_compression": {"fallback": True}}})
+seeds["meshopt.gltf"] = gltf(d, buf)
+seeds["meshopt.glb"] = glb(d, buf)
 
 for name, data in seeds.items():
     with open(os.path.join(out, "tiny-" + name), "wb") as f:

@@ -1,0 +1,119 @@
+// EXT_meshopt_compression (and KHR_meshopt_compression, whose version 0 streams are the same
+// bitstream): a bufferView's bytes decoded with Debian's libmeshoptimizer, for the analysis only
+// (the compressed bytes pass through the writer untouched).
+#include "gltf/internal.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+
+namespace rootbake::gltf {
+
+namespace {
+
+// The most a valid stream decodes to per byte of it: an attribute stream spends at least 2 header
+// bits on each 16 deltas of one byte position (64 bytes out per byte in); triangles take a byte
+// per triangle (12 bytes of 4-byte indices), indices a byte per index. A view said to decode to
+// more is refused before anything is allocated: memory follows the bytes the file holds.
+constexpr std::uint64_t kMaxExpansion = 64;
+
+// A non-negative integer property; `required` absent, or another type, is false.
+bool uintOf(const Json& object, const char* key, bool required, std::uint64_t& out) {
+    const Json* j = member(object, key);
+    if (!j) return !required;
+    if (j->is_number_unsigned()) {
+        out = j->get<std::uint64_t>();
+        return true;
+    }
+    if (j->is_number_integer() && j->get<std::int64_t>() >= 0) {
+        out = std::uint64_t(j->get<std::int64_t>());
+        return true;
+    }
+    return false;
+}
+
+bool stringIs(const Json* j, const char* value) {
+    return j && j->is_string() && j->get_ref<const std::string&>() == value;
+}
+
+const char* const kMeshoptExtensions[] = {"EXT_meshopt_compression", "KHR_meshopt_compression"};
+
+}  // namespace
+
+const Json* meshoptOf(const Json& view, const char** name) {
+    const Json* extensions = member(view, "extensions");
+    if (!extensions || !extensions->is_object()) return nullptr;
+    for (const char* extension : kMeshoptExtensions)
+        if (const Json* e = member(*extensions, extension)) {
+            if (name) *name = extension;
+            return e;
+        }
+    return nullptr;
+}
+
+const char* decodeMeshoptView(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
+                              std::size_t view, std::uint64_t maxCount, std::vector<std::uint8_t>& out) {
+    out.clear();
+    if (!extension.is_object()) return "is not an object";
+    std::uint64_t buffer = 0, offset = 0, length = 0, stride = 0, count = 0;
+    if (!uintOf(extension, "buffer", true, buffer) || buffer >= layout.buffers.size())
+        return "buffer is not an index of buffers";
+    if (!uintOf(extension, "byteOffset", false, offset) || !uintOf(extension, "byteLength", true, length) ||
+        length == 0)
+        return "byteOffset or byteLength is not a byte count (byteLength at least 1)";
+    if (!uintOf(extension, "byteStride", true, stride) || !uintOf(extension, "count", true, count) || stride == 0 ||
+        count == 0)
+        return "byteStride or count is missing, or 0";
+    const BufferLayout& source = layout.buffers[std::size_t(buffer)];
+    if (source.noData) return "its buffer has no data (no uri)";
+    const std::uint64_t held = std::min<std::uint64_t>(source.byteLength, buffers[std::size_t(buffer)].size());
+    if (offset > held || length > held - offset) return "byteOffset + byteLength runs past its buffer";
+
+    const Json* mode = member(extension, "mode");
+    const Json* filter = member(extension, "filter");
+    const bool attributes = stringIs(mode, "ATTRIBUTES"), triangles = stringIs(mode, "TRIANGLES");
+    if (!attributes && !triangles && !stringIs(mode, "INDICES"))
+        return "mode is not ATTRIBUTES, TRIANGLES or INDICES";
+    // The spec's rules, which are also what the library's functions assume of their arguments.
+    if (attributes ? stride % 4 != 0 || stride > 256 : stride != 2 && stride != 4)
+        return "byteStride does not fit its mode (ATTRIBUTES: a multiple of 4 up to 256; others: 2 or 4)";
+    if (triangles && count % 3 != 0) return "count is not a multiple of 3 (TRIANGLES)";
+    enum { None, Octahedral, Quaternion, Exponential } kind = None;
+    if (filter && !stringIs(filter, "NONE")) {
+        if (stringIs(filter, "OCTAHEDRAL") && attributes && (stride == 4 || stride == 8))
+            kind = Octahedral;
+        else if (stringIs(filter, "QUATERNION") && attributes && stride == 8)
+            kind = Quaternion;
+        else if (stringIs(filter, "EXPONENTIAL") && attributes)
+            kind = Exponential;
+        else if (stringIs(filter, "COLOR"))
+            return "filter COLOR is not decoded by Debian's meshoptimizer 0.18";
+        else
+            return "filter is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL, or does not fit its mode and byteStride";
+    }
+    const ViewLayout& parent = layout.views[view];
+    if (count > parent.length / stride || count * stride != parent.length)
+        return "count x byteStride is not the bufferView's byteLength";
+    if (count > maxCount) return "holds more elements than rootbake reads (2^20)";
+    if ((parent.length + kMaxExpansion - 1) / kMaxExpansion > length) return "says it decodes to more than 64 bytes per byte of it";
+
+    const unsigned char* bytes = buffers[std::size_t(buffer)].data() + offset;
+    if (attributes && bytes[0] == 0xa1) return "is a version 1 stream, which Debian's meshoptimizer 0.18 does not decode";
+    out.resize(std::size_t(parent.length));
+    const int failed = attributes ? meshopt_decodeVertexBuffer(out.data(), std::size_t(count), std::size_t(stride),
+                                                                bytes, std::size_t(length))
+                       : triangles ? meshopt_decodeIndexBuffer(out.data(), std::size_t(count), std::size_t(stride),
+                                                               bytes, std::size_t(length))
+                                   : meshopt_decodeIndexSequence(out.data(), std::size_t(count),
+                                                                 std::size_t(stride), bytes, std::size_t(length));
+    if (failed != 0) {
+        out.clear();
+        return "does not decode";
+    }
+    if (kind == Octahedral) meshopt_decodeFilterOct(out.data(), std::size_t(count), std::size_t(stride));
+    if (kind == Quaternion) meshopt_decodeFilterQuat(out.data(), std::size_t(count), std::size_t(stride));
+    if (kind == Exponential) meshopt_decodeFilterExp(out.data(), std::size_t(count), std::size_t(stride));
+    return nullptr;
+}
+
+}  // namespace rootbake::gltf
