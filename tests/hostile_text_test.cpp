@@ -26,6 +26,7 @@ using test::SplitExit;
 using test::TempDir;
 using test::writeBytes;
 using test::writeText;
+using test::unwrapped;
 
 namespace {
 
@@ -189,7 +190,7 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
         INFO(what);
         CHECK(plainLines(e.out));
         CHECK(plainLines(e.err));
-        CHECK(eachLineStarts(e.err, "rootbake: "));
+        CHECK(eachLineStarts(unwrapped(e.err), "rootbake: "));  // a long warning goes on under its place
         CHECK_FALSE(contains(e.out + e.err, "\nrootbake: error: fake line"));
     };
 
@@ -209,7 +210,7 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
     const SplitExit gate = runExeSplit("inspect --source none --fail-on no-motion " + q(file));
     CHECK(gate.code == 4);
     clean(gate, "gate");
-    CHECK(contains(gate.err, "rootbake: failed: " + fileShown + ": animations[0] \"" + clipShown + "\": "));
+    CHECK(contains(unwrapped(gate.err), "rootbake: failed: " + fileShown + ": animations[0] \"" + clipShown + "\": "));
 
     const SplitExit bake = runExeSplit("bake -v " + q(file) + " -o " + q(out / "walk.glb"));
     REQUIRE_MESSAGE(bake.code == 0, bake.err);
@@ -272,7 +273,7 @@ TEST_CASE("hostile names: the stored R3 reproducers print plain lines") {
             const SplitExit e = runExeSplit(command + q(file));
             CHECK(plainLines(e.out));
             CHECK(plainLines(e.err));
-            CHECK(eachLineStarts(e.err, "rootbake: "));
+            CHECK(eachLineStarts(unwrapped(e.err), "rootbake: "));  // a long warning goes on under its place
         }
     }
 }

@@ -103,6 +103,13 @@ std::string messageLine(std::string_view kind, std::string_view message) {
     return "rootbake: " + std::string(kind) + ": " + printable(message) + "\n";
 }
 
+std::string messageLines(std::string_view kind, std::string_view place, std::string_view text,
+                         const std::vector<std::string>& whole) {
+    std::string line = messageLine(kind, std::string(place) + ": " + std::string(text));
+    if (line.size() <= kColumns + 1) return line;  // and its newline
+    return "rootbake: " + std::string(kind) + ": " + printable(place) + ":\n" + wrappedLines("    ", text, 4, whole);
+}
+
 std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& given, const std::string& indent) {
     std::vector<std::vector<std::string>> rows = given;
     for (auto& row : rows)
