@@ -401,8 +401,8 @@ TEST_CASE("cli: --verbose prints each decision's reason") {
     Assets a;
     const SplitExit e = runExeSplit("bake " + q(a.root / "walker.glb") + " --out-dir " + q(a.dir.path / "o") + " -v");
     CHECK(e.code == 0);
-    CHECK(contains(e.out, "animations[0] \"walk\": root; root: Hips"));
-    CHECK(contains(e.out, "animations[2] \"run_inplace\": footContact;"));
+    CHECK(contains(e.out, "  animations[0] \"walk\": root\n      reason: root: Hips"));  // one fact a line
+    CHECK(contains(e.out, "  animations[2] \"run_inplace\": footContact\n      reason: "));
     const SplitExit inspect = runExeSplit("inspect " + q(a.root / "walker.glb") + " -v");
     CHECK(contains(inspect.out, "      planted LeftFoot: 0.000-"));  // the contacts' planted intervals
     CHECK(contains(inspect.out, "      loop seam: "));

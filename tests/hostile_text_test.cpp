@@ -216,7 +216,7 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
     REQUIRE_MESSAGE(bake.code == 0, bake.err);
     clean(bake, "bake");
     CHECK(contains(bake.out, fileShown + ": "));
-    CHECK(contains(bake.out, "  animations[0] \"" + clipShown + "\": root; root: " + nameShown));
+    CHECK(contains(bake.out, "  animations[0] \"" + clipShown + "\": root\n      reason: root: " + nameShown));
 
     // check: the same asset against its own sidecar, then against one that says another root.
     const SplitExit same =

@@ -523,3 +523,22 @@ TEST_CASE("user text: a gate says its cause, and a long warning goes on under it
             CHECK(line.size() <= 100);
         }
 }
+TEST_CASE("user text: bake -v gives each clip's reason one fact a line, as inspect -v does") {
+    TempDir dir("bake-reasons");
+    writeBytes(dir.path / "w.glb", editedBiped([](Json&) {}));
+    const SplitExit baked = runExeSplit("bake -v w.glb -o o/w.glb", "cd " + q(dir.path) + " && ");
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    const std::vector<std::string> lines = linesOf(baked.out);
+    CHECK(std::find(lines.begin(), lines.end(), "  animations[0] \"walk\": root") != lines.end());
+    CHECK(contains(baked.out, "\n      reason: root: Hips"));
+    const std::string inspected = runExeSplit("inspect -v w.glb", "cd " + q(dir.path) + " && ").out;
+    const auto reasonOf = [](const std::string& text) {  // the walk's reason lines
+        const std::size_t at = text.find("      reason: ");
+        return text.substr(at, text.find("\n", text.find("source root", at)) - at);
+    };
+    CHECK(reasonOf(baked.out) == reasonOf(inspected));
+    for (const std::string& line : lines) {  // the reasons; the bake's line is as long as its file names
+        CAPTURE(line);
+        CHECK((line.size() <= 100 || line.rfind("w.glb: ", 0) == 0));
+    }
+}

@@ -174,8 +174,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, c.analysis, outcome);
-        if (run.args.verbose)
-            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason);
+        if (run.args.verbose)  // the reason as inspect -v gives it: one fact a line
+            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source)) +
+                       reasonLines(c.analysis.reason, asset->rig.name);
         clips.push_back({{"name", clipName(clip)},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},

@@ -52,6 +52,9 @@ std::string wrappedLines(std::string_view first, std::string_view text, std::siz
                          const std::vector<std::string>& whole = {});
 // A reason's facts ("; "-separated, not within brackets), one each.
 std::vector<std::string> reasonFacts(std::string_view reason);
+// A clip's reason under its line (-v): one fact a line, the first after "      reason: ", the
+// others under it, each wrapped within kColumns but for long names (`whole`, kept whole).
+std::string reasonLines(std::string_view reason, const std::vector<std::string>& whole);
 // "rootbake: <kind>: <message>\n": kind is warning, failed or changed (errors: errorLine).
 std::string messageLine(std::string_view kind, std::string_view message);
 // A warning or a failed gate at a place ("walk.glb: animations[0] \"walk\""): messageLine of

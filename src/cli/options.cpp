@@ -78,6 +78,14 @@ std::vector<std::string> reasonFacts(std::string_view reason) {
     return facts;
 }
 
+std::string reasonLines(std::string_view reason, const std::vector<std::string>& whole) {
+    std::string out;
+    const std::vector<std::string> facts = reasonFacts(reason);
+    for (std::size_t f = 0; f < facts.size(); ++f)
+        out += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16, whole);
+    return out;
+}
+
 std::string jsonText(const nlohmann::ordered_json& document) {
     const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // dump escapes C0 controls only: DEL and C1 controls (U+0080..U+009F) as \u too, which
