@@ -542,3 +542,25 @@ TEST_CASE("user text: bake -v gives each clip's reason one fact a line, as inspe
         CHECK((line.size() <= 100 || line.rfind("w.glb: ", 0) == 0));
     }
 }
+TEST_CASE("user text: info lists a clip's name last, whole, with no column padded to it") {
+    TempDir dir("info-names");
+    const std::string longName = "AnimalArmature|Idle_HitReact_Left_loop_v2_final_take3";
+    writeBytes(dir.path / "w.glb", editedBiped([&](Json& doc) { doc["animations"][0]["name"] = longName; }));
+    const SplitExit info = runExeSplit("info w.glb", "cd " + q(dir.path) + " && ");
+    REQUIRE(info.code == 0);
+    const std::vector<std::string> lines = linesOf(info.out);
+    const auto header = std::find_if(lines.begin(), lines.end(),
+                                     [](const std::string& l) { return l.rfind("  clip  ", 0) == 0; });
+    REQUIRE(header != lines.end());
+    CHECK(header->rfind("  clip  duration  channels  paths  ", 0) == 0);
+    CHECK(header->substr(header->size() - 6) == "  name");
+    CHECK(contains(*(header + 1), "  " + longName));
+    CHECK((header + 1)->substr((header + 1)->size() - longName.size()) == longName);
+    for (const std::string& line : lines) {
+        CAPTURE(line);
+        std::size_t names = 0;  // the clip's name in its row, at its end
+        for (const std::string& name : {longName, std::string("walk_inplace"), std::string("run_inplace")})
+            if (line.size() >= name.size() && line.substr(line.size() - name.size()) == name) names = name.size();
+        CHECK(line.size() - names <= 100);
+    }
+}
