@@ -564,3 +564,24 @@ TEST_CASE("user text: info lists a clip's name last, whole, with no column padde
         CHECK(line.size() - names <= 100);
     }
 }
+TEST_CASE("user text: a .vrma input bakes to a .vrma output, a GLB") {
+    TempDir dir("vrma-output");
+    writeBytes(dir.path / "dance.vrma", bipedAnimation());
+    const SplitExit baked = runExeSplit("bake " + q(dir.path / "dance.vrma") + " -o " + q(dir.path / "o" / "dance.vrma"));
+    REQUIRE_MESSAGE(baked.code == 0, baked.err);
+    CHECK(readText(dir.path / "o" / "dance.vrma").rfind("glTF", 0) == 0);
+    CHECK(fs::exists(dir.path / "o" / "dance.rootmotion.json"));
+    CHECK(runExeSplit("verify " + q(dir.path / "o" / "dance.vrma")).code == 0);
+
+    // --gltf contradicts the name; a .glb input is not a VRM animation: nothing written.
+    writeBytes(dir.path / "w.glb", editedBiped([](Json&) {}));
+    const auto before = listing(dir.path);
+    const SplitExit asGltf =
+        runExeSplit("bake " + q(dir.path / "dance.vrma") + " --gltf -o " + q(dir.path / "x" / "d.vrma"));
+    CHECK(asGltf.code == 1);
+    CHECK(contains(asGltf.err, "d.vrma: --gltf writes a .gltf, but the name ends in .vrma"));
+    const SplitExit fromGlb = runExeSplit("bake " + q(dir.path / "w.glb") + " -o " + q(dir.path / "x" / "w.vrma"));
+    CHECK(fromGlb.code == 1);
+    CHECK(contains(fromGlb.err, "w.vrma: a .vrma output is for a .vrma input"));
+    CHECK(listing(dir.path) == before);
+}
