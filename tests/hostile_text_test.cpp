@@ -108,7 +108,7 @@ TEST_CASE("json: a key given twice in one object is an error naming the object a
     CHECK(error(wide) == R"(x.extras: duplicate key "k42" (keys of a JSON object must be unique))");
     // The same key in two objects, or as a value, is no repeat.
     CHECK(error(R"({"a":{"k":1},"b":{"k":"k"}})") == "(parsed)");
-    CHECK(contains(error(R"({"a":)"), "parse error"));
+    CHECK(error(R"({"a":)").rfind("line 1, column 6: value: unexpected end of input", 0) == 0);
 
     // Through the loader and the config file: the file name first.
     const std::string gltf = R"({"asset":{"version":"2.0"},"nodes":[{"name":"a","name":"b"}]})";
