@@ -177,7 +177,7 @@ TEST_CASE("degenerate: decreasing key times, NaN and Inf are refused at load, na
     auto matrix = load(R"({"asset":{"version":"2.0"},"nodes":[{"matrix":[1e200,0,0,0,0,1e200,0,0,0,0,1e200,0,0,0,0,1]}]})");
     REQUIRE_FALSE(matrix.ok());
     CHECK(matrix.error().message ==
-          "tiny.gltf: nodes[0].matrix: not a translation-rotation-scale matrix (shear, projection or overflow)");
+          "tiny.gltf: nodes[0].matrix: not a TRS matrix (shear, projection or overflow)");
     // Rest transforms: JSON has no NaN, and 1e309 overflows the parser.
     auto huge = load(R"({"asset":{"version":"2.0"},"nodes":[{"translation":[0,1e309,0]}]})");
     REQUIRE_FALSE(huge.ok());

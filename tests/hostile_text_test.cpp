@@ -26,6 +26,7 @@ using test::SplitExit;
 using test::TempDir;
 using test::writeBytes;
 using test::writeText;
+using test::unwrapped;
 
 namespace {
 
@@ -107,7 +108,7 @@ TEST_CASE("json: a key given twice in one object is an error naming the object a
     CHECK(error(wide) == R"(x.extras: duplicate key "k42" (keys of a JSON object must be unique))");
     // The same key in two objects, or as a value, is no repeat.
     CHECK(error(R"({"a":{"k":1},"b":{"k":"k"}})") == "(parsed)");
-    CHECK(contains(error(R"({"a":)"), "parse error"));
+    CHECK(error(R"({"a":)").rfind("line 1, column 6: value: unexpected end of input", 0) == 0);
 
     // Through the loader and the config file: the file name first.
     const std::string gltf = R"({"asset":{"version":"2.0"},"nodes":[{"name":"a","name":"b"}]})";
@@ -189,7 +190,7 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
         INFO(what);
         CHECK(plainLines(e.out));
         CHECK(plainLines(e.err));
-        CHECK(eachLineStarts(e.err, "rootbake: "));
+        CHECK(eachLineStarts(unwrapped(e.err), "rootbake: "));  // a long warning goes on under its place
         CHECK_FALSE(contains(e.out + e.err, "\nrootbake: error: fake line"));
     };
 
@@ -209,13 +210,13 @@ TEST_CASE("hostile names: info, inspect, bake -v, gates and check print each on 
     const SplitExit gate = runExeSplit("inspect --source none --fail-on no-motion " + q(file));
     CHECK(gate.code == 4);
     clean(gate, "gate");
-    CHECK(contains(gate.err, "rootbake: failed: " + fileShown + ": animations[0] \"" + clipShown + "\": "));
+    CHECK(contains(unwrapped(gate.err), "rootbake: failed: " + fileShown + ": animations[0] \"" + clipShown + "\": "));
 
     const SplitExit bake = runExeSplit("bake -v " + q(file) + " -o " + q(out / "walk.glb"));
     REQUIRE_MESSAGE(bake.code == 0, bake.err);
     clean(bake, "bake");
     CHECK(contains(bake.out, fileShown + ": "));
-    CHECK(contains(bake.out, "  animations[0] \"" + clipShown + "\": root; root: " + nameShown));
+    CHECK(contains(bake.out, "  animations[0] \"" + clipShown + "\": root\n      reason: root: " + nameShown));
 
     // check: the same asset against its own sidecar, then against one that says another root.
     const SplitExit same =
@@ -272,7 +273,7 @@ TEST_CASE("hostile names: the stored R3 reproducers print plain lines") {
             const SplitExit e = runExeSplit(command + q(file));
             CHECK(plainLines(e.out));
             CHECK(plainLines(e.err));
-            CHECK(eachLineStarts(e.err, "rootbake: "));
+            CHECK(eachLineStarts(unwrapped(e.err), "rootbake: "));  // a long warning goes on under its place
         }
     }
 }

@@ -135,6 +135,13 @@ inline SplitExit runExeSplit(const std::string& args, const std::string& environ
 }
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// Messages as one line each: a warning or failed gate longer than 100 columns goes on under
+// its place, each line after the first indented by 4 (cli::messageLines); joined back here.
+inline std::string unwrapped(std::string text) {
+    for (std::size_t at = text.find("\n    "); at != std::string::npos; at = text.find("\n    ", at + 1))
+        text.replace(at, 5, " ");
+    return text;
+}
 
 // A path quoted for the shell.
 // A path quoted for the shell whatever it holds ($, `, ", newlines): single quotes.

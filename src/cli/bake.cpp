@@ -140,14 +140,14 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
 
-    // --glb or --gltf, else the name's extension (-o walk.gltf), else the input's container.
+    // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's container.
     const std::string ext = lowerAscii(out.extension().string());
-    const Container container = args.glb         ? Container::Glb
-                                : args.gltf      ? Container::Gltf
-                                : ext == ".glb"  ? Container::Glb
-                                : ext == ".gltf" ? Container::Gltf
-                                : asset->binary  ? Container::Glb
-                                                 : Container::Gltf;
+    const Container container = args.glb                          ? Container::Glb
+                                : args.gltf                       ? Container::Gltf
+                                : ext == ".glb" || ext == ".vrma" ? Container::Glb
+                                : ext == ".gltf"                  ? Container::Gltf
+                                : asset->binary                   ? Container::Glb
+                                                                  : Container::Gltf;
 
     BakeSettings settings = bakeSettings(run, args, input, *asset, out, container);
 
@@ -174,8 +174,9 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
         gateLines += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, c.analysis, outcome);
-        if (run.args.verbose)
-            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source) + "; " + c.analysis.reason);
+        if (run.args.verbose)  // the reason as inspect -v gives it: one fact a line
+            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source)) +
+                       reasonLines(c.analysis.reason, asset->rig.name);
         clips.push_back({{"name", clipName(clip)},
                          {"animation", clip.gltfIndex},
                          {"source", sourceName(c.analysis.source)},
@@ -246,11 +247,11 @@ std::string usageError(const BakeArgs& args) {
     // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
     // container's extension is a mistake.
     const std::string ext = lowerAscii(out.extension().string());
-    if (ext != ".glb" && ext != ".gltf")
+    if (ext != ".glb" && ext != ".gltf" && ext != ".vrma")
         return "-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)";
-    // The name chooses the container; a flag that says the other one is a contradiction.
+    // The name chooses the container (a .vrma is a GLB); a flag that says the other one is a contradiction.
     if (args.glb && ext == ".gltf") return args.output + ": --glb writes a GLB, but the name ends in .gltf";
-    if (args.gltf && ext == ".glb") return args.output + ": --gltf writes a .gltf, but the name ends in .glb";
+    if (args.gltf && ext != ".gltf") return args.output + ": --gltf writes a .gltf, but the name ends in " + ext;
     return "";
 }
 
@@ -315,6 +316,13 @@ int bake(const BakeArgs& args) {
     if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
     if (!args.output.empty() && run.inputs.size() != 1) {
         printError("-o names one output, for " + std::to_string(run.inputs.size()) + " inputs: use --out-dir DIR");
+        return kUsage;
+    }
+    // A .vrma is a VRM animation (a GLB with VRMC_vrm_animation): the name is for one baked from one.
+    if (lowerAscii(fs::path(args.output).extension().string()) == ".vrma" &&
+        lowerAscii(run.inputs.front().path.extension().string()) != ".vrma") {
+        printError("-o " + args.output + ": a .vrma output is for a .vrma input (a VRM animation); " +
+                   run.inputs.front().path.string() + " is not one: name the output .glb");
         return kUsage;
     }
     if ((!args.report.empty() || args.verify) && run.inputs.size() != 1) {

@@ -52,8 +52,17 @@ std::string wrappedLines(std::string_view first, std::string_view text, std::siz
                          const std::vector<std::string>& whole = {});
 // A reason's facts ("; "-separated, not within brackets), one each.
 std::vector<std::string> reasonFacts(std::string_view reason);
+// A clip's reason under its line (-v): one fact a line, the first after "      reason: ", the
+// others under it, each wrapped within kColumns but for long names (`whole`, kept whole).
+std::string reasonLines(std::string_view reason, const std::vector<std::string>& whole);
 // "rootbake: <kind>: <message>\n": kind is warning, failed or changed (errors: errorLine).
 std::string messageLine(std::string_view kind, std::string_view message);
+// A warning or a failed gate at a place ("walk.glb: animations[0] \"walk\""): messageLine of
+// "<place>: <text>" when it fits kColumns; else the place ends the first line and the text
+// follows in wrappedLines indented by 4, so that the text wraps the same whatever the file's
+// name. Joining each "\n    " back with a space gives the one line. An error stays one line.
+std::string messageLines(std::string_view kind, std::string_view place, std::string_view text,
+                         const std::vector<std::string>& whole = {});
 // A --json document for stdout (dump(2) and a newline). JSON text is UTF-8, and a file
 // name may be any bytes: those that are not UTF-8 become U+FFFD rather than an abort.
 std::string jsonText(const nlohmann::ordered_json& document);

@@ -56,7 +56,7 @@ bool looksLikeLocomotion(std::string_view name) {
 
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons) {
     std::string out;
-    for (const std::string& r : reasons) out += messageLine("failed", file + ": " + clipLabel(clip) + ": " + r);
+    for (const std::string& r : reasons) out += messageLines("failed", file + ": " + clipLabel(clip), r);
     return out;
 }
 
@@ -66,6 +66,7 @@ bool noTravel(const std::string& clipName, const ClipAnalysis& analysis) {
     return analysis.source == Source::None && looksLikeLocomotion(clipName);
 }
 
+// The cause alone: the reason's facts are inspect -v's (and bake -v's), one a line.
 const char* const kNoTravel = "named like locomotion, but no travel was found";
 
 }  // namespace
@@ -73,7 +74,7 @@ const char* const kNoTravel = "named like locomotion, but no travel was found";
 std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis& analysis) {
     std::vector<std::string> out;
     for (const std::string& warning : analysis.warnings) out.push_back(warning);
-    if (noTravel(clipName, analysis)) out.push_back(std::string(kNoTravel) + " (" + analysis.reason + ")");
+    if (noTravel(clipName, analysis)) out.push_back(kNoTravel);
     if (analysis.source != Source::FootContact && analysis.characterHeight > 0 &&
         std::abs(analysis.strideLength) > kMaxStridePerCycle * analysis.characterHeight) {
         out.push_back("a stride of " + num(std::abs(analysis.strideLength), 3) + " m per cycle, more than " +
@@ -85,7 +86,7 @@ std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis&
 
 std::string doubtLines(const std::string& file, const Clip& clip, const std::vector<std::string>& doubts) {
     std::string out;
-    for (const std::string& d : doubts) out += messageLine("warning", file + ": " + clipLabel(clip) + ": " + d);
+    for (const std::string& d : doubts) out += messageLines("warning", file + ": " + clipLabel(clip), d);
     return out;
 }
 
@@ -93,7 +94,7 @@ std::vector<std::string> failedGates(const Gates& gates, const std::string& clip
                                      const LoopSeam& loop) {
     std::vector<std::string> out;
     if (gates.noMotion && noTravel(clipName, analysis))
-        out.push_back(std::string("no-motion: ") + kNoTravel + " (" + analysis.reason + ")");
+        out.push_back(std::string("no-motion: ") + kNoTravel);
     if (gates.noRoot && analysis.root < 0) out.push_back("no-root: the clip animates no node's position");
     if (gates.loopGap && loop.positionFraction > *gates.loopGap) {
         out.push_back("loop-gap: the loop seam is " + num(loop.positionFraction, 3) + " of the height (" +

@@ -26,7 +26,8 @@ bool parseGates(const std::string& text, Gates& gates, std::string& error);
 // walk, run, jog, sprint, strafe or crawl as a word of the name ("Walk_Fwd", "mixamo.com|Running").
 bool looksLikeLocomotion(std::string_view clipName);
 
-// "rootbake: failed: walk.glb: animations[0] \"walk\": <reason>\n" for each reason, for stderr.
+// "rootbake: failed: walk.glb: animations[0] \"walk\": <reason>\n" for each reason, for stderr
+// (messageLines: wrapped under the place when longer than kColumns).
 std::string failedGateLines(const std::string& file, const Clip& clip, const std::vector<std::string>& reasons);
 
 // Why a clip's result may not be what its author meant, whatever the gates: each of
@@ -35,7 +36,8 @@ std::string failedGateLines(const std::string& file, const Clip& clip, const std
 // footContact clip's stride is the analysis's own warning, per counted cycle.
 std::vector<std::string> doubts(const std::string& clipName, const ClipAnalysis& analysis);
 
-// "rootbake: warning: walk.glb: animations[0] \"walk\": <doubt>\n" for each doubt, for stderr.
+// "rootbake: warning: walk.glb: animations[0] \"walk\": <doubt>\n" for each doubt, for stderr
+// (messageLines, as failedGateLines).
 std::string doubtLines(const std::string& file, const Clip& clip, const std::vector<std::string>& doubts);
 
 // One reason per failed gate: "no-motion: named like locomotion, but no travel was found".

@@ -125,11 +125,13 @@ void printText(const Json& asset) {
         out += tableText(skins, "  ");
     }
     if (!asset["clips"].empty()) {
-        std::vector<std::vector<std::string>> clips{{"clip", "name", "duration", "channels", "paths", "interpolations"}};
+        // The name last, whole: no column is padded to the longest name (a pack's clip names run
+        // to 30 letters and more), and the name is there to copy into --config's clip rules.
+        std::vector<std::vector<std::string>> clips{{"clip", "duration", "channels", "paths", "interpolations", "name"}};
         for (const Json& c : asset["clips"]) {
-            clips.push_back({std::to_string(c["animation"].get<int>()), c["name"].get<std::string>(),
-                             fixedPoint(c["duration"].get<double>(), 3) + " s", std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
-                             countsText(c["interpolations"])});
+            clips.push_back({std::to_string(c["animation"].get<int>()), fixedPoint(c["duration"].get<double>(), 3) + " s",
+                             std::to_string(c["channels"].get<int>()), countsText(c["paths"]),
+                             countsText(c["interpolations"]), c["name"].get<std::string>()});
         }
         out += tableText(clips, "  ");
     }

@@ -18,10 +18,7 @@ namespace {
 // planted intervals and the loop seam, within kColumns but for long names.
 std::string clipDetails(const Rig& rig, const BakedClip& baked) {
     const ClipAnalysis& a = baked.analysis;
-    std::string more;
-    const std::vector<std::string> facts = reasonFacts(a.reason);
-    for (std::size_t f = 0; f < facts.size(); ++f)
-        more += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16, rig.name);
+    std::string more = reasonLines(a.reason, rig.name);
     for (const std::string& w : a.warnings) more += wrappedLines("      warning: ", w, 15, rig.name);
     for (const ContactPlanting& p : a.planting) {
         std::string spans;

@@ -79,6 +79,14 @@ std::vector<std::string> reasonFacts(std::string_view reason) {
     return facts;
 }
 
+std::string reasonLines(std::string_view reason, const std::vector<std::string>& whole) {
+    std::string out;
+    const std::vector<std::string> facts = reasonFacts(reason);
+    for (std::size_t f = 0; f < facts.size(); ++f)
+        out += wrappedLines(f == 0 ? "      reason: " : "              ", facts[f], 16, whole);
+    return out;
+}
+
 std::string jsonText(const nlohmann::ordered_json& document) {
     const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     // dump escapes C0 controls only: DEL and C1 controls (U+0080..U+009F) as \u too, which
@@ -102,6 +110,13 @@ std::string jsonText(const nlohmann::ordered_json& document) {
 
 std::string messageLine(std::string_view kind, std::string_view message) {
     return "rootbake: " + std::string(kind) + ": " + printable(message) + "\n";
+}
+
+std::string messageLines(std::string_view kind, std::string_view place, std::string_view text,
+                         const std::vector<std::string>& whole) {
+    std::string line = messageLine(kind, std::string(place) + ": " + std::string(text));
+    if (line.size() <= kColumns + 1) return line;  // and its newline
+    return "rootbake: " + std::string(kind) + ": " + printable(place) + ":\n" + wrappedLines("    ", text, 4, whole);
 }
 
 std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& given, const std::string& indent) {

@@ -222,10 +222,10 @@ std::string loadWarnings(const RunContext& run, const Asset& asset) {
         if (count[causeOf(asset.warnings[i])]++ == 0 || run.args.verbose) first.push_back(i);
     for (std::size_t i : first) {
         const std::size_t more = run.args.verbose ? 0 : count[causeOf(asset.warnings[i])] - 1;
-        out += messageLine(
-            "warning",
-            asset.fileName + ": " + asset.warnings[i] +
-                (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"));
+        out += messageLines(
+            "warning", asset.fileName,
+            asset.warnings[i] + (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"),
+            asset.rig.name);
     }
     return out;
 }

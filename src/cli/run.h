@@ -64,8 +64,8 @@ std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input,
 // options (optionsForClips); an error over a limit names the file and how to raise it.
 Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
 
-// "rootbake: warning: <file>: <warning>\n" for each of the asset's load warnings
-// (Asset::warnings); empty with --quiet.
+// "rootbake: warning: <file>: <warning>\n" for each cause of the asset's load warnings
+// (Asset::warnings; messageLines, wrapped under the file past kColumns); empty with --quiet.
 std::string loadWarnings(const RunContext& run, const Asset& asset);
 
 // The options of each clip of the asset: config and command line, with the limits.

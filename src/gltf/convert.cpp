@@ -105,7 +105,7 @@ Status readNode(const Json& j, const Where& at, std::size_t meshes, std::size_t 
                         "given with translation/rotation/scale (a node has one or the other)");
         if (!decomposeMatrix(m, rest))
             return fail(Where(at, "matrix"),
-                        "not a translation-rotation-scale matrix (shear, projection or overflow)");
+                        "not a TRS matrix (shear, projection or overflow)");
         return Ok{};
     }
     // A rest rotation feeds toMatrix() directly: it must be a unit quaternion.
@@ -154,8 +154,8 @@ Status readNodes(const Json* nodes, const Json& document, const Where& all, Node
             ROOTBAKE_TRY(toIndex((*list)[k], Where(ca, k), count, "nodes", child));
             if (table.parentOf[child] == static_cast<int>(i)) return fail(Where(ca, k), node(child) + " is listed twice");
             if (table.parentOf[child] >= 0)
-                return fail(Where(ca, k), node(child) + " is already a child of " + node(table.parentOf[child]) +
-                                              " (a node has at most one parent)");
+                return fail(Where(ca, k), node(child) + " is " + node(table.parentOf[child]) +
+                                              "'s child already (one parent at most)");
             table.parentOf[child] = static_cast<int>(i);
             table.children.push_back(child);
         }

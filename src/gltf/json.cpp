@@ -56,11 +56,20 @@ public:
         return true;
     }
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-        // "[json.exception.parse_error.101] parse error at line 1, ..." -> "parse error at line 1, ..."
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error while
+        // parsing object key - unexpected ']'; expected string literal" -> "line 1, column 2: object
+        // key: unexpected ']'; expected string literal": where, then what was read, within a line.
         error_ = e.what();
         if (const auto close = error_.find("] ");
             error_.rfind("[json.exception.", 0) == 0 && close != std::string::npos)
             error_.erase(0, close + 2);
+        const std::string at = "parse error at ", syntax = "syntax error while parsing ";
+        if (error_.rfind(at, 0) == 0) error_.erase(0, at.size());
+        if (const auto from = error_.find(syntax); from != std::string::npos)
+            if (const auto dash = error_.find(" - ", from); dash != std::string::npos) {
+                error_.replace(dash, 3, ": ");
+                error_.erase(from, syntax.size());
+            }
         return false;
     }
 

@@ -212,9 +212,8 @@ Status validateSparse(const Json& sparse, const Where& at, const Layout& layout,
                         "bufferViews[" + n(p.view) + "] has a byteStride (sparse data is packed)");
         std::uint64_t end = 0;
         if (!fits(p.offset, p.size, a.sparseCount, lastSizes[k], view.length, end))
-            return fail(p.at, elements(a.sparseCount, p.size) + " from byteOffset " + n(p.offset) +
-                                  " run past bufferViews[" + n(p.view) + "] (byteLength " + n(view.length) +
-                                  ")");
+            return fail(p.at, elements(a.sparseCount, p.size) + " from byte " + n(p.offset) + ": past bufferViews[" +
+                                  n(p.view) + "]'s " + n(view.length) + " bytes");
     }
     return Ok{};
 }
@@ -267,9 +266,10 @@ Status validateAccessors(const Json* accessors, const LoadLimits& limits, Layout
             }
             std::uint64_t end = 0;
             if (!fits(a.offset, a.stride, a.count, a.lastSize, view.length, end))
-                return fail(at, elements(a.count, a.elementSize) + " (stride " + n(a.stride) +
-                                    ") from byteOffset " + n(a.offset) + " run past bufferViews[" +
-                                    n(a.view) + "] (byteLength " + n(view.length) + ")");
+                return fail(at, elements(a.count, a.elementSize) +
+                                    (a.stride != std::uint32_t(a.elementSize) ? ", stride " + n(a.stride) + "," : "") +
+                                    " from byte " + n(a.offset) + ": past bufferViews[" + n(a.view) + "]'s " +
+                                    n(view.length) + " bytes");
         }
         const Json* sparse = nullptr;
         ROOTBAKE_TRY(getObject(j, at, "sparse", false, sparse));
@@ -417,15 +417,14 @@ Status validateSampler(const Json& js, const Where& sat, const LoadLimits& limit
     const AccessorLayout& input = layout.accessors[sampler.input];
     const Where ia(sat, "input");
     if (input.components != 1 || input.componentType != kFloat || input.normalized)
-        return fail(ia, "accessors[" + n(sampler.input) + "] is " + format(input) + " (SCALAR FLOAT expected)");
+        return fail(ia, "accessors[" + n(sampler.input) + "] is " + format(input) +
+                            (input.components != 1 ? ", not SCALAR" : ", not FLOAT"));
     if (input.count > static_cast<std::uint64_t>(limits.maxKeysPerChannel))
         return fail(ia, "accessors[" + n(sampler.input) + "] has " + n(input.count) +
                             " keys, more than maxKeysPerChannel (" + n(limits.maxKeysPerChannel) + ")");
     // Zeros repeat: refused here, before decoding a count no bytes back.
     if (input.view < 0 && input.count > input.sparseCount + 1)
-        return fail(ia, "accessors[" + n(sampler.input) + "] has no bufferView, so " + n(input.count) +
-                            " keys with at most " + n(input.sparseCount) +
-                            " sparse values repeat time 0 (times must strictly increase)");
+        return fail(ia, "accessors[" + n(sampler.input) + "] has no bufferView: time 0 repeats");
     if (sampler.interpolation == Interpolation::CubicSpline && input.count < 2)
         return fail(ia, "CUBICSPLINE needs at least 2 keys, accessors[" + n(sampler.input) + "] has " +
                             n(input.count));
@@ -434,8 +433,8 @@ Status validateSampler(const Json& js, const Where& sat, const LoadLimits& limit
 
 // A channel's output against its sampler's keys: the format its path needs (slot 0..2 TRS,
 // 3 weights), and as many elements as keys (weights: a multiple, one per morph target).
-Status validateOutput(const Where& cat, int slot, const std::string& path, std::size_t samplerIndex,
-                      const SamplerLayout& sampler, const Layout& layout) {
+Status validateOutput(const Where& cat, int slot, std::size_t samplerIndex, const SamplerLayout& sampler,
+                      const Layout& layout) {
     const AccessorLayout& input = layout.accessors[sampler.input];
     const AccessorLayout& output = layout.accessors[sampler.output];
     const std::uint64_t perKey = sampler.interpolation == Interpolation::CubicSpline ? 3 : 1;
@@ -443,13 +442,17 @@ Status validateOutput(const Where& cat, int slot, const std::string& path, std::
     const Where at(cat, "sampler");
     if (slot < 3) {
         const Path trs = slot == 1 ? Path::Rotation : slot == 2 ? Path::Scale : Path::Translation;
+        // What is wrong of the two: the type, else the component type.
+        const bool vec = output.components == (trs == Path::Rotation ? 4 : 3) && output.rows == output.components;
         if (!isOutputFormat(output, trs))
-            return fail(at, outputName + " is " + format(output) + ", but " + path + " needs " +
-                                (trs == Path::Rotation ? "VEC4 FLOAT or normalized BYTE/SHORT"
-                                                       : "VEC3 FLOAT, BYTE or SHORT"));
+            return fail(at, "output accessors[" + n(sampler.output) + "] is " + format(output) + ", not " +
+                                (!vec                    ? std::string(trs == Path::Rotation ? "VEC4" : "VEC3")
+                                 : trs == Path::Rotation ? "FLOAT or normalized BYTE/SHORT"
+                                                         : "FLOAT, BYTE or SHORT"));
         if (output.count != input.count * perKey)
-            return fail(at, outputName + " has " + n(output.count) + " elements, " + n(input.count * perKey) +
-                                " expected (" + n(input.count) + " keys" + (perKey == 3 ? " x 3 for CUBICSPLINE)" : ")"));
+            return fail(at, "output accessors[" + n(sampler.output) + "]: " + n(output.count) + " elements for " +
+                                n(input.count) + (input.count == 1 ? " key" : " keys") +
+                                (perKey == 3 ? " (CUBICSPLINE: 3 a key)" : ""));
         return Ok{};
     }
     const bool integer = output.componentType >= kByte && output.componentType <= kUnsignedShort;
@@ -509,7 +512,7 @@ Status validateChannel(const Json& jc, const Where& cat, std::size_t c, std::siz
                                  n(limits.maxKeyBytes) + " bytes in all)");
     }
     if (slot < 0) return Ok{};
-    ROOTBAKE_TRY(validateOutput(cat, slot, *path, std::size_t(channel.sampler), sampler, layout));
+    ROOTBAKE_TRY(validateOutput(cat, slot, std::size_t(channel.sampler), sampler, layout));
     if (claims.firstChannel.empty()) claims.firstChannel.assign(nodes * 4, -1);
     const std::size_t key = static_cast<std::size_t>(node) * 4 + static_cast<std::size_t>(slot);
     if (claims.firstChannel[key] >= 0)
