@@ -90,7 +90,7 @@ TEST_CASE("load: every corpus file outside bad/ loads") {
 TEST_CASE("load: Fox.glb nodes, key times and rotation values") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     auto asset = loadAsset(corpus(shared, "khronos-fox/Fox.glb"));
-    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     CHECK(asset->binary);
     CHECK(asset->rig.size() == 26);
     CHECK(asset->scene == 0);
@@ -126,7 +126,7 @@ TEST_CASE("load: Fox.glb nodes, key times and rotation values") {
 TEST_CASE("load: CUBICSPLINE keys hold in-tangent, value, out-tangent") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     auto asset = loadAsset(corpus(shared, "assimp-interpolation-tests/animation_interpolation_cubic.gltf"));
-    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     REQUIRE(asset->clips.size() == 1);
     const Channel& c = asset->clips[0].channels.at(0);
     CHECK(c.interpolation == Interpolation::CubicSpline);
@@ -140,7 +140,7 @@ TEST_CASE("load: a node matrix is decomposed into TRS") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // CesiumMan nodes[0]: matrix [1,0,0,0, 0,0,-1,0, 0,1,0,0, 0,0,0,1], a -90 degree turn about x.
     auto cesium = loadAsset(corpus(shared, "khronos-cesiumman/glTF-Binary/CesiumMan.glb"));
-    REQUIRE_MESSAGE(cesium.ok(), cesium.error().message);
+    REQUIRE_MESSAGE(cesium.ok(), (cesium.ok() ? "" : cesium.error().message));
     CHECK(cesium->clips.size() == 19);
     const Transform& root = cesium->rig.rest[cesium->rig.rigIndexOfGltf[0]];
     CHECK(root.rotation.w == doctest::Approx(std::sqrt(0.5)));
@@ -152,7 +152,7 @@ TEST_CASE("load: a node matrix is decomposed into TRS") {
 
     // SimpleSkinning's matrix nodes (Lamp: a rotation and a translation) recompose to the file's matrix.
     auto skinning = loadAsset(corpus(shared, "threejs-simpleskinning/SimpleSkinning.gltf"));
-    REQUIRE_MESSAGE(skinning.ok(), skinning.error().message);
+    REQUIRE_MESSAGE(skinning.ok(), (skinning.ok() ? "" : skinning.error().message));
     int matrices = 0;
     for (std::size_t g = 0; g < skinning->document["nodes"].size(); ++g) {
         const Json& node = skinning->document["nodes"][g];
@@ -198,9 +198,9 @@ TEST_CASE("load: decomposeMatrix, closed form") {
 TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     auto simple = loadAsset(corpus(shared, "khronos-simplesparseaccessor/SimpleSparseAccessor.gltf"));
-    REQUIRE_MESSAGE(simple.ok(), simple.error().message);
+    REQUIRE_MESSAGE(simple.ok(), (simple.ok() ? "" : simple.error().message));
     auto positions = gltf::decodeAccessor(*simple, 1);
-    REQUIRE_MESSAGE(positions.ok(), positions.error().message);
+    REQUIRE_MESSAGE(positions.ok(), (positions.ok() ? "" : positions.error().message));
     // inspect.py: 14 VEC3; sparse sets elements 8, 10, 12 to y = 2, 3, 4.
     const float expected[14][3] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {4, 0, 0},
                                    {5, 0, 0}, {6, 0, 0}, {0, 1, 0}, {1, 2, 0}, {2, 1, 0},
@@ -209,14 +209,14 @@ TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
     for (int i = 0; i < 42; ++i) CHECK((*positions)[i] == expected[i / 3][i % 3]);
 
     auto box = loadAsset(corpus(shared, "threejs-sittingbox/SittingBox.glb"));
-    REQUIRE_MESSAGE(box.ok(), box.error().message);
+    REQUIRE_MESSAGE(box.ok(), (box.ok() ? "" : box.error().message));
     REQUIRE(box->clips.size() == 1);
     CHECK(box->clips[0].channels.empty());
     CHECK(box->clips[0].otherChannels == 1);  // a weights channel, kept aside
     CHECK(box->clips[0].end == doctest::Approx(3.0999999046325684).epsilon(1e-9));
     // accessors[34]: 992 weights, no bufferView; 32 sparse ones, at 0, 32, ..., 928, 960, 961.
     auto weights = gltf::decodeAccessor(*box, 34);
-    REQUIRE_MESSAGE(weights.ok(), weights.error().message);
+    REQUIRE_MESSAGE(weights.ok(), (weights.ok() ? "" : weights.error().message));
     REQUIRE(weights->size() == 992);
     int ones = 0;
     double sum = 0;
@@ -233,7 +233,7 @@ TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
 TEST_CASE("load: external URIs and the default scene") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     auto asset = loadAsset(corpus(shared, "khronos-cesiumman/glTF/CesiumMan.gltf"));
-    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     CHECK_FALSE(asset->binary);
     REQUIRE(asset->externalUris.size() == 2);
     CHECK(asset->externalUris[0] == "CesiumMan0.bin");
@@ -245,7 +245,7 @@ TEST_CASE("load: external URIs and the default scene") {
 
     // Draco-compressed meshes load without being understood.
     auto draco = loadAsset(corpus(shared, "khronos-cesiumman/glTF-Draco/CesiumMan.gltf"));
-    REQUIRE_MESSAGE(draco.ok(), draco.error().message);
+    REQUIRE_MESSAGE(draco.ok(), (draco.ok() ? "" : draco.error().message));
     CHECK(draco->document["extensionsRequired"][0] == "KHR_draco_mesh_compression");
     CHECK(draco->clips.at(0).channels.size() == 57);
 }
@@ -288,7 +288,7 @@ TEST_CASE("load: quantized outputs, byteStride and sparse without a bufferView (
              {{"sampler", 1}, {"target", {{"node", 1}, {"path", "translation"}}}},
              {{"sampler", 2}, {"target", {{"node", 1}, {"path", "scale"}}}}}}}}}};
     auto asset = loadJson(document, bytes);
-    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     CHECK(asset->scene == -1);  // no scenes
     const Clip& clip = asset->clips.at(0);
     REQUIRE(clip.channels.size() == 3);
@@ -316,7 +316,7 @@ TEST_CASE("load: the rig is parent-first whatever the node order") {
                              {{"rotation", {0, 0, 0, 1.0000001}}}}},
                            {"meshes", {{{"primitives", {{{"attributes", Json::object()}}}}}}}};
     auto asset = loadJson(document, {0, 0, 0, 0});
-    REQUIRE_MESSAGE(asset.ok(), asset.error().message);
+    REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     const Rig& rig = asset->rig;
     CHECK(rig.gltfIndex == std::vector<int>{2, 0, 1, 3});
     CHECK(rig.parent == std::vector<int>{-1, 0, 1, -1});
