@@ -298,15 +298,24 @@ TEST_CASE("verify: a track that carries half the translation fails the limit") {
     }
 }
 
+namespace {
+
+// The clip's motion as a sidecar that gives it no travel says it: a track of zeros.
+void removeTravel(verify::ClipMotion& motion) {
+    std::fill(motion.translation.begin(), motion.translation.end(), 0.0);
+    std::fill(motion.yaw.begin(), motion.yaw.end(), 0.0);
+    motion.averageSpeed = 0;
+    motion.averageAngularSpeed = 0;
+}
+
+}  // namespace
+
 TEST_CASE("verify: the biped's walks given no travel slide; its idle stands") {
     constexpr verify::ClipFacts kStanding{.travels = false, .hasRoot = true, .hasContacts = true};
     for (const char* name : {"walk", "walk_inplace", "run_inplace", "strafe", "idle"}) {
         CAPTURE(name);
         Verified v = verifyClip(name);
-        std::fill(v.motion.translation.begin(), v.motion.translation.end(), 0.0);
-        std::fill(v.motion.yaw.begin(), v.motion.yaw.end(), 0.0);
-        v.motion.averageSpeed = 0;
-        v.motion.averageAngularSpeed = 0;
+        removeTravel(v.motion);
         const verify::ClipSkate still = mustMeasure(biped().asset.rig, v.inPlace, v.motion, nullptr);
         const verify::Verdict verdict = verify::judge(still, kStanding, 0.05);
         CHECK(verdict.gated);
@@ -456,9 +465,7 @@ TEST_CASE("verify: every corpus root clip passes as baked, and fails made in pla
             CHECK_MESSAGE(asBaked.passed, asBaked.note);
             if (analysis->strideLength < Options{}.minimumTravel * analysis->characterHeight) continue;
             if (baked.averageSpeed < verify::kStandingDrift * baked.height) continue;
-            std::fill(motion.translation.begin(), motion.translation.end(), 0.0);
-            std::fill(motion.yaw.begin(), motion.yaw.end(), 0.0);
-            motion.averageSpeed = motion.averageAngularSpeed = 0;
+            removeTravel(motion);
             const verify::ClipSkate still = mustMeasure(asset->rig, inPlace, motion, nullptr);
             const verify::Verdict noTravel =
                 verify::judge(still, {.travels = false, .hasRoot = true, .hasContacts = true}, 0.05);

@@ -311,14 +311,13 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
         }
     }
 
-    // The seam: the in-place pose's ground points at the clip's end against its start.
-    Replay ends;
-    inPlace.pose(0.0);
-    ends.recordCharacterSpace(inPlace, motion, points);
+    // The seam: the in-place pose's ground points at the clip's end against its start (the
+    // replay's first frame, at time 0).
+    Replay end;
     inPlace.pose(duration);
-    ends.recordCharacterSpace(inPlace, motion, points);
+    end.recordCharacterSpace(inPlace, motion, points);
     for (int c = 0; c < contacts && motion.characterHeight > 0; ++c) {
-        const glm::dvec3 apart = ends.position[std::size_t(contacts + c)] - ends.position[std::size_t(c)];
+        const glm::dvec3 apart = end.position[std::size_t(c)] - pose.position[std::size_t(c)];
         out.seam = std::max(out.seam, glm::length(apart) / motion.characterHeight);
     }
 
