@@ -23,12 +23,12 @@ struct ContactLane {
 // Where a contact stood while planted, as the baked clip plays with its motion
 // applied: character space, scene units.
 struct PlantedMark {
-    int lane = 0;               // index in ClipReport::lanes
+    int lane = 0;                   // index in ClipReport::lanes
     double start = 0.0, end = 0.0;  // s, the planted interval
-    glm::dvec3 foothold{0.0};   // at the interval's sample where the contact is lowest
-    glm::dvec3 touchDown{0.0};  // at the interval's first sample
-    glm::dvec3 liftOff{0.0};    // at its last sample
-    double slip = 0.0;          // largest horizontal distance from the foothold over the interval, scene units
+    glm::dvec3 foothold{0.0};       // at the interval's sample where the contact is lowest
+    glm::dvec3 touchDown{0.0};      // at the interval's first sample
+    glm::dvec3 liftOff{0.0};        // at its last sample
+    double slip = 0.0;  // largest horizontal distance from the foothold over the interval, scene units
 };
 
 // One clip, analysed, with the numbers the table prints and the points the
@@ -37,7 +37,7 @@ struct ClipReport {
     std::string name;        // the clip's name, may be empty
     int animationIndex = 0;  // glTF animations[i]
     ClipAnalysis analysis;
-    LoopSeam loop;           // measureLoopSeam on the in-place clip
+    LoopSeam loop;              // measureLoopSeam on the in-place clip
     bool bakedInPlace = false;  // removeMotion rewrote the root's keys
 
     std::string root, character, worstNode;  // node labels; empty for -1
@@ -57,14 +57,18 @@ struct ClipReport {
 // A clip that moves the character (travel or turn: source root or
 // footContact). The page lists these first; the others, idle and pose clips,
 // are folded into a short list after them.
-inline bool movesCharacter(const ClipReport& clip) { return clip.analysis.source != Source::None; }
+inline bool movesCharacter(const ClipReport& clip) {
+    return clip.analysis.source != Source::None;
+}
 
 // A loop seam the page flags: above kLoopGapDefault of the character height,
 // where `--fail-on loop-gap` fails a clip.
-inline bool seamAboveLoopGap(const LoopSeam& loop) { return loop.positionFraction > kLoopGapDefault; }
+inline bool seamAboveLoopGap(const LoopSeam& loop) {
+    return loop.positionFraction > kLoopGapDefault;
+}
 
 struct AssetReport {
-    std::string label;  // how the page names the file: relative, never an absolute path
+    std::string label;              // how the page names the file: relative, never an absolute path
     std::vector<ClipReport> clips;  // file order
 };
 
