@@ -5,8 +5,8 @@
 
 #include "cli/run.h"
 #include "gltf/read_file.h"
-#include "sidecar/read.h"
 #include "rootbake/num.h"
+#include "sidecar/read.h"
 
 #include <cmath>
 #include <cstdio>
@@ -37,7 +37,8 @@ void compareNumber(Compared& out, const std::string& clip, const char* field, do
                    double shown = 1.0) {
     const double allowed = tolerance * std::max(std::abs(before), floor);
     if (!(std::abs(after - before) > allowed) && std::isfinite(after)) return;
-    std::string line = clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
+    std::string line =
+        clip + ": " + field + " " + num(before * shown, 3) + " -> " + num(after * shown, 3) + " " + unit;
     if (before != 0.0) {
         const double change = 100.0 * (after - before) / std::abs(before);  // %
         line += std::string(" (") + (std::signbit(change) ? "" : "+") + fixedPoint(change, 1) + "%)";
@@ -68,7 +69,8 @@ std::string committedNode(const SidecarNode& n) {
 // The first committed clip not yet matched with this clip's name (the in-place copy's
 // with --keep-source), so that clips of one name pair up in order; an unnamed clip's
 // name holds its index, so unnamed clips pair by index.
-const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name, std::vector<bool>& matched) {
+const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name,
+                                 std::vector<bool>& matched) {
     for (std::size_t i = 0; i < sidecar.clips.size(); ++i) {
         const std::string committed = committedName(sidecar.clips[i]);
         if (!matched[i] && (committed == name || committed == name + " (in place)"))
@@ -78,8 +80,8 @@ const SidecarClip* committedClip(const Sidecar& sidecar, const std::string& name
 }
 
 // What changed of one clip since its committed sidecar entry.
-void compareClip(Compared& compared, const std::string& name, const SidecarClip& before, const ClipAnalysis& a,
-                 const Rig& rig, double tolerance) {
+void compareClip(Compared& compared, const std::string& name, const SidecarClip& before,
+                 const ClipAnalysis& a, const Rig& rig, double tolerance) {
     compareText(compared, name, "source", before.source, sourceName(a.source));
     compareText(compared, name, "rootNode", before.hasRootNode ? committedNode(before.rootNode) : "null",
                 a.root >= 0 ? nodeLabel(rig, a.root) : "null");
@@ -120,8 +122,38 @@ fs::path committedSidecar(const CheckArgs& args, bool againstFolder, const Input
     }
 }
 
+// Every clip of the asset against its committed record, and every record left without a clip.
+Compared compareClips(const Asset& asset, const pipeline::Analysed& analysed, const Sidecar& sidecar,
+                      const fs::path& committed, double tolerance) {
+    Compared compared;
+    std::vector<bool> matched(sidecar.clips.size(), false);
+    for (std::size_t c = 0; c < asset.clips.size(); ++c) {
+        const Clip& clip = asset.clips[c];
+        const Result<BakedClip>& baked = analysed.clips[c];
+        const std::string name = clipName(clip);
+        const SidecarClip* before = committedClip(sidecar, name, matched);
+        if (before) {
+            compareClip(compared, name, *before, baked->analysis, asset.rig, tolerance);
+        } else {
+            compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
+            compared.changes.push_back(
+                {{"clip", name}, {"field", "clip"}, {"before", nullptr}, {"after", name}});
+        }
+    }
+    for (std::size_t c = 0; c < matched.size(); ++c)
+        if (!matched[c]) {
+            const std::string name = committedName(sidecar.clips[c]);
+            compared.lines.push_back(name + ": gone (in " + committed.filename().string() +
+                                     ", not in the asset)");
+            compared.changes.push_back(
+                {{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
+        }
+    return compared;
+}
+
 // One input analysed again and compared with its committed sidecar, clip by clip.
-AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool againstFolder, const InputFile& input) {
+AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool againstFolder,
+                        const InputFile& input) {
     const std::string label = input.path.string();
     AssetOutcome outcome;
     const fs::path committed = committedSidecar(args, againstFolder, input);
@@ -139,10 +171,12 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     // A sidecar that cannot be read is an input error (exit 2), not a change (4).
     auto text = readFileText(committed, {kMaxSidecarBytes, ""});
     if (!text)
-        return fail(kBadInput,
-                    label + ": nothing to check against: " + committed.string() + ": " + text.error().message +
-                        (againstFolder ? " (nor at the input's path from any folder above it, below " + args.against + ")"
-                                       : std::string()));
+        return fail(
+            kBadInput,
+            label + ": nothing to check against: " + committed.string() + ": " + text.error().message +
+                (againstFolder
+                     ? " (nor at the input's path from any folder above it, below " + args.against + ")"
+                     : std::string()));
     auto sidecar = parseSidecar(*text, committed.string());
     if (!sidecar) return fail(kBadInput, sidecar.error().message);
 
@@ -150,26 +184,7 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     if (!analysed) return fail(kBadInput, analysed.error().message);
     if (std::string error = pipeline::firstClipError(*asset, *analysed); !error.empty())
         return fail(kBadInput, label + ": " + error);
-    Compared compared;
-    std::vector<bool> matched(sidecar->clips.size(), false);
-    for (std::size_t c = 0; c < asset->clips.size(); ++c) {
-        const Clip& clip = asset->clips[c];
-        const Result<BakedClip>& baked = analysed->clips[c];
-        const std::string name = clipName(clip);
-        const SidecarClip* before = committedClip(*sidecar, name, matched);
-        if (before) {
-            compareClip(compared, name, *before, baked->analysis, asset->rig, args.tolerance);
-        } else {
-            compared.lines.push_back(name + ": a new clip, not in " + committed.filename().string());
-            compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", nullptr}, {"after", name}});
-        }
-    }
-    for (std::size_t c = 0; c < matched.size(); ++c)
-        if (!matched[c]) {
-            const std::string name = committedName(sidecar->clips[c]);
-            compared.lines.push_back(name + ": gone (in " + committed.filename().string() + ", not in the asset)");
-            compared.changes.push_back({{"clip", name}, {"field", "clip"}, {"before", name}, {"after", nullptr}});
-        }
+    Compared compared = compareClips(*asset, *analysed, *sidecar, committed, args.tolerance);
 
     const bool same = compared.lines.empty();
     if (same) {
@@ -177,9 +192,12 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
                                committed.string() + " (tolerance " + num(100 * args.tolerance, 3) + "%)");
     } else {
         outcome.code = kGateFailed;
-        for (const std::string& line : compared.lines) outcome.err += messageLine("changed", label + ": " + line);
+        for (const std::string& line : compared.lines)
+            outcome.err += messageLine("changed", label + ": " + line);
     }
-    outcome.json = {{"input", label}, {"against", committed.string()}, {"same", same},
+    outcome.json = {{"input", label},
+                    {"against", committed.string()},
+                    {"same", same},
                     {"changes", std::move(compared.changes)}};
     return outcome;
 }
@@ -196,7 +214,8 @@ int check(const CheckArgs& args) {
     std::error_code error;
     const bool againstFolder = fs::is_directory(args.against, error);
     if (!againstFolder && run.inputs.size() != 1) {
-        printError("--against " + args.against + ": a sidecar file is for one input; give the folder of sidecars");
+        printError("--against " + args.against +
+                   ": a sidecar file is for one input; give the folder of sidecars");
         return kUsage;
     }
     std::vector<AssetOutcome> outcomes =
@@ -208,7 +227,8 @@ int check(const CheckArgs& args) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
         std::fputs(
-            jsonText(Json{{"exitCode", status}, {"tolerance", args.tolerance}, {"assets", std::move(assets)}}).c_str(),
+            jsonText(Json{{"exitCode", status}, {"tolerance", args.tolerance}, {"assets", std::move(assets)}})
+                .c_str(),
             stdout);
     }
     return status;

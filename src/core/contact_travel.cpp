@@ -84,6 +84,39 @@ ContactPlanting plantedIntervals(const Frames& reading, int node, const std::vec
     return result;
 }
 
+// The stance steps summed into the travel at each track sample (every factor-th reading),
+// turned by the yaw so far, and how straight their path is (net / path length).
+struct SummedSteps {
+    std::vector<glm::dvec3> translation;  // per track sample
+    glm::dvec3 travelled{0.0};            // at the last reading
+    double straightness = 0.0;
+};
+
+SummedSteps sumSteps(const std::vector<glm::dvec3>& steps, const std::vector<double>* yaw,
+                     const glm::dvec3& up, int factor, int samples) {
+    SummedSteps out;
+    out.translation.assign(samples, glm::dvec3(0.0));
+    glm::dvec3 heading(0.0);
+    double pathLength = 0.0;
+    for (int i = 1; i <= int(steps.size()); ++i) {
+        heading += steps[i - 1];
+        pathLength += glm::length(steps[i - 1]);
+        out.travelled += rotateAboutUp(steps[i - 1], yaw ? (*yaw)[i] : 0.0, up);
+        if (i % factor == 0) out.translation[i / factor] = out.travelled;
+    }
+    out.straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
+    return out;
+}
+
+// A straight clip's travel: only its part along the (snapped) direction, as for root travel.
+void keepAlongDirection(Travel& travel, const StageInput& in) {
+    if (!in.options.extractLateralMotion) {
+        const double snap = in.options.directionSnapAngle.value_or(in.options.thresholds.deducedSnapAngle);
+        travel.direction = snapDirection(travel.direction, in.up, snap);
+    }
+    for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);
+}
+
 }  // namespace
 
 Result<std::vector<int>> contactCandidates(const Rig& rig, const Clip& clip, const Options& options, int root,
@@ -136,42 +169,30 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
     const Thresholds& thresholds = in.options.thresholds;
     const double lowBand = babylon ? babylonLowBand(in.height) : thresholds.plantedHeightBand * in.height;
     const ContactMotion motion = readContacts(reading, contacts, readingYaw, in.up, lowBand);
-    StanceTravel stance = babylon ? measureLowestTravel(motion)
-                                  : measureStanceTravel(reading, motion, in.height, in.clip.start, thresholds);
-    const int intervals = reading.count - 1;
+    StanceTravel stance = babylon
+                              ? measureLowestTravel(motion)
+                              : measureStanceTravel(reading, motion, in.height, in.clip.start, thresholds);
+    const SummedSteps summed = sumSteps(stance.steps, readingYaw, in.up, factor, frames.count);
     Travel travel;
-    travel.translation.assign(frames.count, glm::dvec3(0.0));
-    glm::dvec3 travelled(0.0), heading(0.0);
-    double pathLength = 0.0;
-    for (int i = 1; i <= intervals; ++i) {
-        heading += stance.steps[i - 1];
-        pathLength += glm::length(stance.steps[i - 1]);
-        travelled += rotateAboutUp(stance.steps[i - 1], readingYaw ? (*readingYaw)[i] : 0.0, in.up);
-        if (i % factor == 0) travel.translation[i / factor] = travelled;
-    }
-    const double straightness = pathLength > 0.0 ? glm::length(heading) / pathLength : 0.0;
+    travel.translation = summed.translation;
+    const glm::dvec3 travelled = summed.travelled;
+    const double straightness = summed.straightness;
     const double distance = glm::length(travelled);
     if (!forced && (distance < minimumTravel || straightness < thresholds.minimumStraightness)) {
-        reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) + "), straightness " +
-                  num(straightness, 3) + " (minimum " + num(thresholds.minimumStraightness, 2) + ")";
+        reason += "; contact travel " + num(distance) + " (minimum " + num(minimumTravel) +
+                  "), straightness " + num(straightness, 3) + " (minimum " +
+                  num(thresholds.minimumStraightness, 2) + ")";
         return out;
     }
     if (distance > 0.0) travel.direction = travelled / distance;
-    if (!yaw) {
-        // Straight: only the travel along the direction, as for root travel.
-        if (!in.options.extractLateralMotion) {
-            const double snap = in.options.directionSnapAngle.value_or(thresholds.deducedSnapAngle);
-            travel.direction = snapDirection(travel.direction, in.up, snap);
-        }
-        for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);
-    }
+    if (!yaw) keepAlongDirection(travel, in);
     out.contacts = contacts.nodes;
     out.evidence = std::move(stance.evidence);
     stance.planted.resize(contacts.nodes.size());  // none read in a clip of no interval
     for (size_t c = 0; c < contacts.nodes.size(); ++c)
         out.planting.push_back(plantedIntervals(reading, contacts.nodes[c], stance.planted[c]));
-    reason += "; source footContact: deduced travel " + num(distance) + ", straightness " + num(straightness, 3) +
-              "; " + describeEvidence(in.rig, out.contacts, out.evidence);
+    reason += "; source footContact: deduced travel " + num(distance) + ", straightness " +
+              num(straightness, 3) + "; " + describeEvidence(in.rig, out.contacts, out.evidence);
     out.reading.travel = std::move(travel);
     return out;
 }

@@ -43,15 +43,10 @@ std::string seamText(const ClipReport& c) {
     return seam;
 }
 
-void appendFigures(std::string& out, const ClipReport& c) {
+// The contacts, and for a clip whose travel comes from them, how well they bear it out
+// (docs/analysis.md, "Contacts").
+void appendContactRows(std::string& out, const ClipReport& c) {
     const ClipAnalysis& a = c.analysis;
-    const bool moves = movesCharacter(c);
-    out += "<table class=\"figures\">\n";
-    row(out, "Source",
-        "<span class=\"badge\">" + std::string(sourceName(a.source)) + "</span> " +
-            sourceExplanation(a.source));
-    row(out, "Root", c.root.empty() ? "none" : escapeHtml(c.root));
-    row(out, "Character space", c.character.empty() ? "the scene" : escapeHtml(c.character));
     std::string contacts;
     for (const std::string& label : c.contacts)
         contacts += (contacts.empty() ? "" : ", ") + escapeHtml(label);
@@ -60,7 +55,6 @@ void appendFigures(std::string& out, const ClipReport& c) {
         : a.source == Source::Root ? "none: the motion is in the root's keys, the feet are not read"
                                    : "none: no travel is deduced from the feet");
     if (a.source == Source::FootContact) {
-        // How well the feet bear the deduced travel out (docs/analysis.md, "Contacts").
         const ContactEvidence& e = a.evidence;
         std::string stance;
         for (size_t i = 0; i < c.contacts.size() && i < e.stanceShare.size(); ++i)
@@ -70,6 +64,39 @@ void appendFigures(std::string& out, const ClipReport& c) {
                 "; stance speeds differ by " + percent(e.speedSpread) + "; " + std::to_string(e.touchDowns) +
                 " touch-downs; " + length(e.stridePerCycle) + " per cycle");
     }
+}
+
+// Where the baked clip's root goes on the ground: the extent of its path.
+std::string bakedRootExtent(const ClipReport& c) {
+    const glm::dvec2 size = groundExtent(c.bakedRootPath, c.analysis.upAxis);
+    const bool still = printsAsZero(size.x, kLengthDecimals) && printsAsZero(size.y, kLengthDecimals);
+    return still ? std::string("does not move on the ground")
+                 : "stays within " + formatFixed(size.x, kLengthDecimals) + " \u00D7 " + length(size.y) +
+                       " on the ground";
+}
+
+// The analysis's reasons, one a line, and its warnings.
+void appendDecisions(std::string& out, const ClipAnalysis& a) {
+    out += "<h4>Decisions</h4>\n<ol class=\"reasons\">\n";
+    for (const std::string& reason : splitReason(a.reason)) out += "<li>" + escapeHtml(reason) + "</li>\n";
+    out += "</ol>\n";
+    if (!a.warnings.empty()) {
+        out += "<div class=\"warnings\"><h4>\u26A0 Warnings</h4>\n<ul>\n";
+        for (const std::string& w : a.warnings) out += "<li>" + escapeHtml(w) + "</li>\n";
+        out += "</ul></div>\n";
+    }
+}
+
+void appendFigures(std::string& out, const ClipReport& c) {
+    const ClipAnalysis& a = c.analysis;
+    const bool moves = movesCharacter(c);
+    out += "<table class=\"figures\">\n";
+    row(out, "Source",
+        "<span class=\"badge\">" + std::string(sourceName(a.source)) + "</span> " +
+            sourceExplanation(a.source));
+    row(out, "Root", c.root.empty() ? "none" : escapeHtml(c.root));
+    row(out, "Character space", c.character.empty() ? "the scene" : escapeHtml(c.character));
+    appendContactRows(out, c);
     row(out, "Duration",
         seconds(a.duration) + " (" + formatFixed(a.from, kTimeDecimals) + " to " + seconds(a.to) + ")");
     row(out, "Character height", length(a.characterHeight));
@@ -86,25 +113,11 @@ void appendFigures(std::string& out, const ClipReport& c) {
         row(out, "Angular speed", degrees(a.averageAngularSpeed) + "/s");
     }
     row(out, "Loop seam", seamText(c), seamAboveLoopGap(c.loop) ? "flagged" : nullptr);
-    if (!c.bakedRootPath.empty()) {
-        const glm::dvec2 size = groundExtent(c.bakedRootPath, a.upAxis);
-        const bool still = printsAsZero(size.x, kLengthDecimals) && printsAsZero(size.y, kLengthDecimals);
-        const std::string extent = still ? std::string("does not move on the ground")
-                                         : "stays within " + formatFixed(size.x, kLengthDecimals) +
-                                               " \u00D7 " + length(size.y) + " on the ground";
-        row(out, moves ? "Baked root" : "Root on the ground", extent);
-    }
+    if (!c.bakedRootPath.empty()) row(out, moves ? "Baked root" : "Root on the ground", bakedRootExtent(c));
     row(out, "Baked clip", c.bakedInPlace ? "the root's keys rewritten in place" : "written as it is");
     out += "</table>\n";
 
-    out += "<h4>Decisions</h4>\n<ol class=\"reasons\">\n";
-    for (const std::string& reason : splitReason(a.reason)) out += "<li>" + escapeHtml(reason) + "</li>\n";
-    out += "</ol>\n";
-    if (!a.warnings.empty()) {
-        out += "<div class=\"warnings\"><h4>\u26A0 Warnings</h4>\n<ul>\n";
-        for (const std::string& w : a.warnings) out += "<li>" + escapeHtml(w) + "</li>\n";
-        out += "</ul></div>\n";
-    }
+    appendDecisions(out, a);
 }
 
 // A clip's section. An idle or pose clip's holds its figures and top view only: its

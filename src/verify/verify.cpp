@@ -248,15 +248,97 @@ ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const Cli
     return m;
 }
 
-Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const ClipMotion& motion,
-                               const Clip* sourceClip, const Settings& settings) {
-    const rt::Track track = motion.track();
+namespace {
+
+Status checkSkateInputs(const Rig& rig, const rt::Track& track, const ClipMotion& motion,
+                        const Settings& settings) {
     if (std::string error = rt::validateTrack(track); !error.empty()) return Error{error};
     if (settings.loops < 1 || !(settings.framesPerSecond > 0) || !(settings.plantedMargin >= 0))
         return Error{"loops and frames per second must be positive, the planted margin not negative"};
     if (motion.character >= rig.size()) return Error{"character node out of range"};
     for (int c : motion.contacts)
         if (c < 0 || c >= rig.size()) return Error{"contact node " + std::to_string(c) + " out of range"};
+    return Ok{};
+}
+
+// Where the engine's character node starts (where the clip puts it), and the world's
+// up, travel scale and height there, from character space.
+struct StartFrame {
+    rt::NodeTransform start;
+    glm::dvec3 worldUp{0.0};
+    double travelScale = 1.0, height = 0.0;
+};
+
+StartFrame startFrame(Poser& inPlace, const ClipMotion& motion) {
+    inPlace.pose(0.0);
+    StartFrame f;
+    f.start = motion.character >= 0 ? toRuntime(inPlace.local[motion.character]) : rt::NodeTransform{};
+    const glm::dmat3 toWorld =
+        glm::dmat3(motion.character >= 0 ? inPlace.world(motion.character, motion.character, f.start)
+                                         : matrixOf(f.start));
+    f.worldUp = glm::normalize(toWorld * motion.upAxis);
+    f.travelScale = glm::length(toWorld * motion.travelDirection);
+    f.height = motion.characterHeight * glm::length(toWorld * motion.upAxis);
+    return f;
+}
+
+// The ground points over `frames` frames of looped playback: in character space (pose),
+// moved by the track as the runtime plays it (baked), by a constant step (constant), and
+// the source clip's (source) with the character node held at the start; `wrapped` marks
+// the frames where the loop wrapped.
+struct Replays {
+    Replay pose, baked, constant, source;
+    std::vector<std::uint8_t> wrapped;
+};
+
+Replays replayLoops(Poser& inPlace, std::optional<Poser>& source, const ClipMotion& motion,
+                    const rt::Track& track, const rt::NodeTransform& start,
+                    const std::vector<glm::dvec4>& points, int frames, double dt, int loops) {
+    Replays r;
+    r.wrapped.assign(std::size_t(frames) + 1, 0);
+    rt::NodeTransform baked = start, constant = start;
+    const rt::RootDelta step = constantStep(motion, dt);
+    rt::Playback playback = rt::play(track, {.mode = rt::LoopMode::Loop, .loopCount = loops, .speed = 1.0});
+    double previous = 0;
+    for (int k = 0; k <= frames; ++k) {
+        if (k > 0) {
+            rt::applyToLocal(baked, rt::advance(playback, track, dt));
+            rt::applyToLocal(constant, step);
+        }
+        const double t = rt::localTime(playback);  // the same loop bookkeeping places the pose
+        r.wrapped[std::size_t(k)] = k > 0 && t < previous;
+        previous = t;
+        inPlace.pose(t);
+        r.pose.recordCharacterSpace(inPlace, motion, points);
+        r.baked.record(inPlace, motion, points, baked);
+        r.constant.record(inPlace, motion, points, constant);
+        if (source) {
+            source->pose(t);
+            r.source.record(*source, motion, points, start);
+        }
+    }
+    return r;
+}
+
+// The seam: the in-place pose's ground points at the clip's end against its start (the
+// replay's first frame, at time 0), in heights.
+double measureSeam(Poser& inPlace, const ClipMotion& motion, const std::vector<glm::dvec4>& points,
+                   const Replay& pose, double duration) {
+    Replay end;
+    inPlace.pose(duration);
+    end.recordCharacterSpace(inPlace, motion, points);
+    double seam = 0.0;
+    for (std::size_t c = 0; c < motion.contacts.size() && motion.characterHeight > 0; ++c)
+        seam = std::max(seam, glm::length(end.position[c] - pose.position[c]) / motion.characterHeight);
+    return seam;
+}
+
+}  // namespace
+
+Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const ClipMotion& motion,
+                               const Clip* sourceClip, const Settings& settings) {
+    const rt::Track track = motion.track();
+    if (Status s = checkSkateInputs(rig, track, motion, settings); !s) return s.error();
 
     const double dt = 1.0 / settings.framesPerSecond;
     const double duration = rt::clipDuration(track);
@@ -267,72 +349,32 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     Poser inPlace(rig, inPlaceClip);
     std::optional<Poser> source;
     if (sourceClip) source.emplace(rig, *sourceClip);
-
-    // The engine's character node starts where the clip puts it.
-    inPlace.pose(0.0);
-    const rt::NodeTransform start =
-        motion.character >= 0 ? toRuntime(inPlace.local[motion.character]) : rt::NodeTransform{};
-    rt::NodeTransform baked = start, constant = start;
-    // Character space to world at the start: directions and lengths of the up axis and the travel.
-    const glm::dmat3 toWorld = glm::dmat3(
-        motion.character >= 0 ? inPlace.world(motion.character, motion.character, start) : matrixOf(start));
-    const glm::dvec3 worldUp = glm::normalize(toWorld * motion.upAxis);
-    const double travelScale = glm::length(toWorld * motion.travelDirection);
-    const double height = motion.characterHeight * glm::length(toWorld * motion.upAxis);
+    const StartFrame world = startFrame(inPlace, motion);
 
     ClipSkate out;
     out.frames = frames;
     out.measuredSource = sourceClip != nullptr;
-    out.averageSpeed = motion.averageSpeed * travelScale;
-    out.height = height;
+    out.averageSpeed = motion.averageSpeed * world.travelScale;
+    out.height = world.height;
 
     const std::vector<glm::dvec4> points = groundPoints(rig, motion.contacts);
-    Replay pose, bakedReplay, constantReplay, sourceReplay;
-    const rt::RootDelta step = constantStep(motion, dt);
-    rt::Playback playback =
-        rt::play(track, {.mode = rt::LoopMode::Loop, .loopCount = settings.loops, .speed = 1.0});
-    std::vector<std::uint8_t> wrapped(frames + 1, 0);
-    double previous = 0;
-    for (int k = 0; k <= frames; ++k) {
-        if (k > 0) {
-            rt::applyToLocal(baked, rt::advance(playback, track, dt));
-            rt::applyToLocal(constant, step);
-        }
-        const double t = rt::localTime(playback);  // the same loop bookkeeping places the pose
-        wrapped[k] = k > 0 && t < previous;
-        previous = t;
-        inPlace.pose(t);
-        pose.recordCharacterSpace(inPlace, motion, points);
-        bakedReplay.record(inPlace, motion, points, baked);
-        constantReplay.record(inPlace, motion, points, constant);
-        if (source) {
-            source->pose(t);
-            sourceReplay.record(*source, motion, points, start);
-        }
-    }
-
-    // The seam: the in-place pose's ground points at the clip's end against its start (the
-    // replay's first frame, at time 0).
-    Replay end;
-    inPlace.pose(duration);
-    end.recordCharacterSpace(inPlace, motion, points);
-    for (int c = 0; c < contacts && motion.characterHeight > 0; ++c) {
-        const glm::dvec3 apart = end.position[std::size_t(c)] - pose.position[std::size_t(c)];
-        out.seam = std::max(out.seam, glm::length(apart) / motion.characterHeight);
-    }
+    const Replays replays =
+        replayLoops(inPlace, source, motion, track, world.start, points, frames, dt, settings.loops);
+    out.seam = measureSeam(inPlace, motion, points, replays.pose, duration);
 
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
     const double band = settings.plantedBand * motion.characterHeight;
     const glm::dvec3* travel = motion.averageSpeed > 0 ? &motion.travelDirection : nullptr;
     const std::vector<std::uint8_t> planted =
-        findPlanted(pose, contacts, frames, motion.upAxis, travel, band, margin);
+        findPlanted(replays.pose, contacts, frames, motion.upAxis, travel, band, margin);
     auto measured = [&](const Replay& replay) {
-        return measure(replay, planted, wrapped, contacts, frames, dt, worldUp, out.averageSpeed, height);
+        return measure(replay, planted, replays.wrapped, contacts, frames, dt, world.worldUp,
+                       out.averageSpeed, world.height);
     };
-    out.baked = measured(bakedReplay);
-    out.constant = measured(constantReplay);
-    if (source) out.source = measured(sourceReplay);
+    out.baked = measured(replays.baked);
+    out.constant = measured(replays.constant);
+    if (source) out.source = measured(replays.source);
     return out;
 }
 

@@ -73,8 +73,8 @@ void undo(const Session& s) {
 // last one to leave dies of the signal; with none in progress the handler
 // dies at once. A second signal kills at once (SA_RESETHAND), should a write
 // hang (a stuck network disk).
-std::atomic<int> gSignal{0};            // the signal received, 0: none
-std::atomic<int> gWriting{0};           // writeFiles calls in progress
+std::atomic<int> gSignal{0};   // the signal received, 0: none
+std::atomic<int> gWriting{0};  // writeFiles calls in progress
 static_assert(std::atomic<int>::is_always_lock_free, "read in a signal handler: must be lock-free");
 
 const char* gMessage = nullptr;  // said on stderr when the signal comes
@@ -144,7 +144,8 @@ bool writeZeros(std::FILE* out, std::uint64_t at, std::uint64_t to, std::string&
 
 // bytes, then the gathered pieces; with `error` (an errno, for tests), stops after half of
 // them and fails with it. at: the bytes written.
-bool writeContent(std::FILE* out, const PlannedFile& file, int error, std::uint64_t& at, std::string& message) {
+bool writeContent(std::FILE* out, const PlannedFile& file, int error, std::uint64_t& at,
+                  std::string& message) {
     std::uint64_t total = file.bytes.size();
     for (const auto& piece : file.gathered) total += piece.size();
     const std::uint64_t limit = error ? total / 2 : total;
@@ -161,7 +162,8 @@ bool writeContent(std::FILE* out, const PlannedFile& file, int error, std::uint6
     return true;
 }
 
-// The appended files after the content (at bytes): each exactly its size, else it changed since it was planned.
+// The appended files after the content (at bytes): each exactly its size, else it changed since it was
+// planned.
 bool writeAppended(std::FILE* out, const PlannedFile& file, std::uint64_t at, std::string& message) {
     for (const AppendedFile& a : file.appended) {
         if (!writeZeros(out, at, a.offset, message)) return false;
@@ -173,7 +175,8 @@ bool writeAppended(std::FILE* out, const PlannedFile& file, std::uint64_t at, st
         std::fclose(in);
         if (!copied) return false;
         if (!whole)
-            return message = a.from.string() + ": changed while baking (not " + std::to_string(a.size) + " bytes)",
+            return message =
+                       a.from.string() + ": changed while baking (not " + std::to_string(a.size) + " bytes)",
                    false;
         at = a.offset + a.size;
     }
@@ -189,7 +192,8 @@ TempResult writeTemp(const fs::path& temp, const PlannedFile& file, const WriteH
     if (file.copyFrom.empty()) {
         const int e = beforeStep(hook, WriteStage::WriteBytes, file.path);
         std::uint64_t at = 0;
-        if (writeContent(out, file, e, at, r.error) && !file.appended.empty()) writeAppended(out, file, at, r.error);
+        if (writeContent(out, file, e, at, r.error) && !file.appended.empty())
+            writeAppended(out, file, at, r.error);
     } else if (std::FILE* in = std::fopen(file.copyFrom.c_str(), "rb")) {
         const int e = beforeStep(hook, WriteStage::CopyFile, file.path);
         std::error_code ec;
@@ -314,13 +318,17 @@ bool sameFile(const fs::path& a, const fs::path& b) {
     return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
-std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<fs::path>& reads,
-                                      bool force, const WriteHook& hook) {
-    std::error_code ec;
-    // Copies that are already there: onto their own source, or the same bytes.
-    std::erase_if(files, [](const PlannedFile& f) {
-        return !f.copyFrom.empty() && (sameFile(f.path, f.copyFrom) || sameBytes(f.path, f.copyFrom));
-    });
+namespace {
+
+using Failure = std::optional<FileFailure>;
+
+// The folder a file goes in: "." for a bare name.
+fs::path folderOf(const fs::path& file) {
+    return file.parent_path().empty() ? fs::path(".") : file.parent_path();
+}
+
+// Outputs that are the input, a file it reads, or another output.
+Failure refuseOverlaps(const std::vector<PlannedFile>& files, const std::vector<fs::path>& reads) {
     for (std::size_t i = 0; i < files.size(); ++i) {
         const std::string name = files[i].path.string();
         for (std::size_t r = 0; r < reads.size(); ++r)
@@ -332,8 +340,13 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
             if (sameFile(files[i].path, files[j].path))
                 return FileFailure{true, name + ": two outputs would be written to this file (refused)"};
     }
+    return std::nullopt;
+}
 
-    Session session;
+// Each output's temporary and backup names, refusing folders, devices and, without
+// --force, files that exist.
+Failure planTargets(const std::vector<PlannedFile>& files, bool force, Session& session) {
+    std::error_code ec;
     session.files.resize(files.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
         const PlannedFile& f = files[i];
@@ -350,17 +363,20 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         t.temp = siblingName(f.path, ".tmp").string();
         if (exists) t.backup = siblingName(f.path, ".bak").string();
     }
+    return std::nullopt;
+}
 
-    // Folders for copies under the output's folder ("textures/a.png"); the
-    // output's own folder must already be there.
+// Folders for copies under the output's folder ("textures/a.png"), parents first, each with
+// the file it is made for (for the message); the output's own folder must already be there.
+Failure planFolders(const std::vector<PlannedFile>& files, Session& session,
+                    std::vector<std::size_t>& owners) {
+    std::error_code ec;
     if (!files.empty()) {
-        const fs::path main =
-            files.front().path.parent_path().empty() ? fs::path(".") : files.front().path.parent_path();
+        const fs::path main = folderOf(files.front().path);
         if (!fs::is_directory(main, ec))
             return FileFailure{false, files.front().path.string() + ": folder " + main.string() +
                                           (fs::exists(main, ec) ? " is not a folder" : " does not exist")};
     }
-    std::vector<std::size_t> folderOwner;  // the file each folder is made for, for the message
     for (std::size_t i = 0; i < files.size(); ++i) {
         std::vector<std::string> missing;
         for (fs::path dir = files[i].path.parent_path();
@@ -369,12 +385,14 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         for (auto it = missing.rbegin(); it != missing.rend(); ++it)
             if (std::find(session.folders.begin(), session.folders.end(), *it) == session.folders.end()) {
                 session.folders.push_back(*it);
-                folderOwner.push_back(i);
+                owners.push_back(i);
             }
     }
+    return std::nullopt;
+}
 
-    std::optional<FolderLock> lock;  // outlives `writing`: an undo happens under it too
-    InProgress writing(session);
+Failure makeFolders(const std::vector<PlannedFile>& files, Session& session,
+                    const std::vector<std::size_t>& owners, const WriteHook& hook) {
     for (std::size_t k = 0; k < session.folders.size(); ++k) {
         const std::string& dir = session.folders[k];
         session.foldersMade = k + 1;
@@ -382,28 +400,35 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         if (!e && ::mkdir(dir.c_str(), 0777) != 0) e = errno;
         if (e) {
             session.foldersMade = k;
-            return FileFailure{false, files[folderOwner[k]].path.string() + ": cannot make folder " + dir + ": " +
-                                          errnoText(e)};
+            return FileFailure{
+                false, files[owners[k]].path.string() + ": cannot make folder " + dir + ": " + errnoText(e)};
         }
     }
-    for (const PlannedFile& f : files) {
-        const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
-        if (!fs::is_directory(dir, ec))
-            return FileFailure{false, f.path.string() + ": " + dir.string() + " is not a folder"};
-    }
+    std::error_code ec;
+    for (const PlannedFile& f : files)
+        if (!fs::is_directory(folderOf(f.path), ec))
+            return FileFailure{false,
+                               f.path.string() + ": " + folderOf(f.path).string() + " is not a folder"};
+    return std::nullopt;
+}
 
-    // Once per folder and process: leftovers are older than this run, and a batch of thousands
-    // of assets into one folder must not list it once per asset.
+// Once per folder and process: leftovers are older than this run, and a batch of thousands
+// of assets into one folder must not list it once per asset.
+void sweepOutputFolders(const std::vector<PlannedFile>& files) {
     static std::mutex sweeping;
     static std::set<std::string> swept;
+    std::error_code ec;
     for (const PlannedFile& f : files) {
-        const fs::path dir = f.path.parent_path().empty() ? fs::path(".") : f.path.parent_path();
+        const fs::path dir = folderOf(f.path);
         {
             std::lock_guard guard(sweeping);
             if (!swept.insert(fs::absolute(dir, ec).lexically_normal().string()).second) continue;
         }
         removeStaleTemporaries(dir);
     }
+}
+
+Failure writeTemporaries(const std::vector<PlannedFile>& files, Session& session, const WriteHook& hook) {
     for (std::size_t i = 0; i < files.size(); ++i) {
         Tracked& t = session.files[i];
         t.state = kTemp;
@@ -411,10 +436,12 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         if (!r.created) t.state = kNothing;  // never remove a name we did not make
         if (!r.error.empty()) return FileFailure{false, t.dest + ": cannot write: " + r.error};
     }
-    lock.emplace(files.empty() || files.front().path.parent_path().empty() ? fs::path(".")
-                                                                           : files.front().path.parent_path());
-    for (std::size_t i = 0; i < files.size(); ++i) {
-        Tracked& t = session.files[i];
+    return std::nullopt;
+}
+
+// Each temporary renamed onto its output, an existing output moved aside first.
+Failure commitRenames(Session& session, bool force, const WriteHook& hook) {
+    for (Tracked& t : session.files) {
         t.state = kCommitting;
         if (!t.backup.empty()) {
             int e = beforeStep(hook, WriteStage::MoveAside, t.dest);
@@ -423,19 +450,45 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std:
         }
         int e = beforeStep(hook, WriteStage::Rename, t.dest);
         // Without --force, an output that appeared since the check (another bake's) is never replaced.
-        if (!e) e = force ? (::rename(t.temp.c_str(), t.dest.c_str()) == 0 ? 0 : errno)
-                          : renameNoReplace(t.temp.c_str(), t.dest.c_str());
+        if (!e)
+            e = force ? (::rename(t.temp.c_str(), t.dest.c_str()) == 0 ? 0 : errno)
+                      : renameNoReplace(t.temp.c_str(), t.dest.c_str());
         if (e == EEXIST && !force) {
             t.state = kTemp;  // the file there is not ours to remove
-            return FileFailure{false, t.dest + ": exists: another process wrote it while this bake ran "
-                                               "(pass --force to overwrite)"};
+            return FileFailure{false, t.dest +
+                                          ": exists: another process wrote it while this bake ran "
+                                          "(pass --force to overwrite)"};
         }
         if (e) return FileFailure{false, t.dest + ": cannot write: " + errnoText(e)};
     }
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files, const std::vector<fs::path>& reads,
+                                      bool force, const WriteHook& hook) {
+    // Copies that are already there: onto their own source, or the same bytes.
+    std::erase_if(files, [](const PlannedFile& f) {
+        return !f.copyFrom.empty() && (sameFile(f.path, f.copyFrom) || sameBytes(f.path, f.copyFrom));
+    });
+    if (Failure f = refuseOverlaps(files, reads)) return f;
+    Session session;
+    if (Failure f = planTargets(files, force, session)) return f;
+    std::vector<std::size_t> folderOwners;
+    if (Failure f = planFolders(files, session, folderOwners)) return f;
+
+    std::optional<FolderLock> lock;  // outlives `writing`: an undo happens under it too
+    InProgress writing(session);
+    if (Failure f = makeFolders(files, session, folderOwners, hook)) return f;
+    sweepOutputFolders(files);
+    if (Failure f = writeTemporaries(files, session, hook)) return f;
+    lock.emplace(files.empty() ? fs::path(".") : folderOf(files.front().path));
+    if (Failure f = commitRenames(session, force, hook)) return f;
     writing.committed = true;
     // Best effort: every output is in place; a backup that cannot be removed is only litter.
-    for (std::size_t i = 0; i < files.size(); ++i)
-        if (!session.files[i].backup.empty()) ::unlink(session.files[i].backup.c_str());
+    for (const Tracked& t : session.files)
+        if (!t.backup.empty()) ::unlink(t.backup.c_str());
     return std::nullopt;
 }
 
