@@ -5,6 +5,7 @@
 #include "cli/analysis_options.h"
 #include "cli/printable.h"
 #include "gltf/asset.h"
+#include "pipeline/bake.h"
 #include "rootbake/bake.h"
 
 #include <cstdint>
@@ -71,8 +72,8 @@ std::string jsonText(const nlohmann::ordered_json& document);
 struct Limits {
     LoadLimits load;
     std::uint64_t maxSamples = Options{}.maxSamples;
-    std::uint64_t maxAssetNodeSamples = 1ull << 28;  // BakeSettings' default
-    std::uint64_t maxAssetTrackSamples = 1ull << 18;  // BakeSettings' default (kMaxAssetTrackSamples)
+    std::uint64_t maxAssetNodeSamples = kMaxAssetNodeSamples;
+    std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
 };
 
 // "NAME=VALUE" of --limit; an error names the flag and lists the names.

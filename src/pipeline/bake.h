@@ -14,6 +14,8 @@
 
 namespace rootbake {
 
+// maxAssetNodeSamples' default: see BakeSettings.
+inline constexpr std::uint64_t kMaxAssetNodeSamples = 1ull << 28;
 // maxAssetTrackSamples' default: 73 minutes of clips at 60 samples per second, whatever
 // the clips share (4 clips naming one 2-key sampler over 19 hours are 4 x 19 hours).
 inline constexpr std::uint64_t kMaxAssetTrackSamples = 1ull << 18;
@@ -43,7 +45,7 @@ struct BakeSettings {
     // as analyzeClip samples them. A real asset stays far below (a thousand 10 s clips of a
     // 100-node rig at 60 per second are 2^26); a file of 10,000 clips each just under
     // Options::maxSamples does not.
-    std::uint64_t maxAssetNodeSamples = 1ull << 28;
+    std::uint64_t maxAssetNodeSamples = kMaxAssetNodeSamples;
     // Motion-track samples of all clips together: what the sidecar (and inspect's and
     // report's results) keep and print, about 40 bytes in memory and 100 in the sidecar
     // each. Refused before the analysis on (samples + 1) per clip, and after each clip on

@@ -42,7 +42,7 @@ Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::pa
 
 // The analysis of all clips of an asset together (BakeSettings holds the same two).
 struct AnalysisLimits {
-    std::uint64_t maxAssetNodeSamples = 1ull << 28;
+    std::uint64_t maxAssetNodeSamples = kMaxAssetNodeSamples;
     std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
     // Clips analysed at once: each on a thread of its own (this one among them), the results
     // the same for every count. 1: one after another on this thread.
