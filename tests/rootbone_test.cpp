@@ -560,6 +560,11 @@ TEST_CASE("root bone: an idle top bone named root is reused: it takes the travel
         const glm::dvec3 turned(stride.x * std::cos(a) + stride.z * std::sin(a), stride.y,
                                 -stride.x * std::sin(a) + stride.z * std::cos(a));
         CHECK(glm::length(moved - turned) < 1e-5);
+        // Baked again, the bone carries the travel: it is kept, and the bytes stay.
+        auto again = bakeWithRootBone(output);
+        REQUIRE(again.ok());
+        CHECK(again->rootBoneUse == "kept");
+        CHECK(joinPieces(again->asset.main) == joinPieces(baked->asset.main));
     }
 }
 
