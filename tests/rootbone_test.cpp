@@ -622,6 +622,11 @@ TEST_CASE("root bone: the command line says what it did with the rig; a moving b
     CHECK(test::contains(e.output,
                          "\n  root bone: nodes[26] \"root\" reused: idle above nodes[1] \"Hips\", it takes "
                          "the motion keys\n"));
+    const test::SplitExit json = test::runExeSplit("bake " + test::q(dir.path / "rig.glb") + " -o " +
+                                                   test::q(out / "rig.glb") + " --root-bone --force --json");
+    REQUIRE(json.code == 0);
+    CHECK(Json::parse(json.out)["assets"][0]["rootBone"] ==
+          Json{{"name", "root"}, {"index", 26}, {"use", "reused"}});
     fs::remove_all(out);
     e = test::runExe("bake " + test::q(dir.path / "turning.glb") + " -o " + test::q(out / "turning.glb") +
                      " --root-bone");
