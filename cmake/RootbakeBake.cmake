@@ -1,6 +1,6 @@
 # rootbake_bake(): bakes glTF assets as part of a CMake build.
 #
-#   include(RootbakeBake)   # with this folder in CMAKE_MODULE_PATH
+#   include(RootbakeBake)   # with this folder in CMAKE_MODULE_PATH; find_package(rootbake) includes it
 #   rootbake_bake(TARGET baked_characters
 #                 INPUTS art/walk.glb art/run.gltf
 #                 OUT_DIR ${CMAKE_BINARY_DIR}/baked
@@ -29,7 +29,8 @@ function(rootbake_bake)
     message(FATAL_ERROR "rootbake_bake needs CMake 3.20 or later (DEPFILE)")
   endif()
 
-  # The rootbake to run: given, the project's own target, or one on the PATH.
+  # The rootbake to run: given, the project's own target, or ROOTBAKE_EXECUTABLE (set by
+  # find_package(rootbake) to the prefix's, else found on the PATH).
   set(exe_depends "")
   if(RB_ROOTBAKE)
     set(exe "${RB_ROOTBAKE}")

@@ -5,15 +5,16 @@
 #include "cli/report.h"
 #include "cli/run.h"
 #include "cli/verify.h"
-#include "rootbake/version.h"
 #include "pipeline/pipeline.h"
+#include "rootbake/version.h"
 #include "write/files.h"
+#include "write/rootbone.h"
 #include "write/sidecar.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 namespace rootbake::cli {
 
@@ -46,7 +47,8 @@ Result<std::string> makePath(const fs::path& path) {
 }
 
 // "OUT: IN IN...\n" for the depfile, or an error naming the file make could not read.
-Result<std::string> makeRule(const std::string& depfile, const fs::path& out, const std::vector<fs::path>& reads) {
+Result<std::string> makeRule(const std::string& depfile, const fs::path& out,
+                             const std::vector<fs::path>& reads) {
     std::string rule;
     for (std::size_t i = 0; i <= reads.size(); ++i) {
         const fs::path& path = i == 0 ? out : reads[i - 1];
@@ -78,8 +80,8 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 
 // How bake settles the asset: the analysis options of the input (config and command line), the
 // run's limits, the output's container and names (the input's hash is set once it is taken).
-BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input, const Asset& asset,
-                          const fs::path& out, Container container) {
+BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
+                          const Asset& asset, const fs::path& out, Container container) {
     BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
@@ -93,6 +95,9 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
     settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
     settings.rootBone = args.rootBone;
+    if (!settings.rootBone.empty())
+        settings.clipAnalysis =
+            pinRootsBelowIdleBone(asset, std::move(settings.clipAnalysis), settings.rootBone);
     return settings;
 }
 
@@ -103,11 +108,14 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
     files.push_back({out, {}, {}});
     for (const OutputPiece& p : baked.asset.main)
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    for (const StreamedFile& f : baked.asset.streamed) files.back().appended.push_back({f.file, f.offset, f.size});
+    for (const StreamedFile& f : baked.asset.streamed)
+        files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked.asset.mainSize;
     const std::string sidecarText = toJson(baked.sidecar).dump(2) + "\n";
-    files.push_back({sidecarPath(out), std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
-    for (SideFile& f : baked.asset.files) files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
+    files.push_back(
+        {sidecarPath(out), std::vector<std::uint8_t>(sidecarText.begin(), sidecarText.end()), {}});
+    for (SideFile& f : baked.asset.files)
+        files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
     return files;
 }
 
@@ -140,7 +148,8 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
 
-    // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's container.
+    // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's
+    // container.
     const std::string ext = lowerAscii(out.extension().string());
     const Container container = args.glb                          ? Container::Glb
                                 : args.gltf                       ? Container::Gltf
@@ -213,12 +222,16 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     std::string what = std::to_string(inPlace) + " made in place";
     if (fromFeet > 0) what += ", " + std::to_string(fromFeet) + " with travel from the feet";
     if (still > 0) what += ", " + std::to_string(still) + " without travel";
-    outcome.out = textLine(label + ": " + counted(baked->clips.size(), "clip", "clips") + ": " + what + " -> " +
-                           out.string() + ", " + sidecar.string()) +
-                  verbose;
+    outcome.out = textLine(label + ": " + counted(baked->clips.size(), "clip", "clips") + ": " + what +
+                           " -> " + out.string() + ", " + sidecar.string()) +
+                  (baked->rootBoneSummary.empty() ? "" : textLine("  " + baked->rootBoneSummary)) + verbose;
     outcome.err = gateLines + outcome.err;
     if (!gateLines.empty()) outcome.code = kGateFailed;
-    outcome.json = {{"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
+    outcome.json = {
+        {"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
+    if (baked->rootBone >= 0)
+        outcome.json["rootBone"] = {
+            {"name", baked->rootBoneName}, {"index", baked->rootBone}, {"use", baked->rootBoneUse}};
     if (kept) {
         std::vector<fs::path> pageReads;
         if (!args.report.empty()) addReads(input, *asset, pageReads);
@@ -233,7 +246,8 @@ std::string usageError(const BakeArgs& args) {
     // `--root-bone out/x.glb` took the output for the bone's name (issue 31): no bone is named so.
     const std::string boneExt = lowerAscii(fs::path(args.rootBone).extension().string());
     if (boneExt == ".glb" || boneExt == ".gltf")
-        return "bake: --root-bone " + args.rootBone + ": a file name, not a bone's (write --root-bone=NAME, or "
+        return "bake: --root-bone " + args.rootBone +
+               ": a file name, not a bone's (write --root-bone=NAME, or "
                "--root-bone after the inputs and -o)";
     if (!args.rootBone.empty() && args.keepSource)
         return "bake: --root-bone and --keep-source exclude each other (the source clips would move the root "
@@ -243,7 +257,8 @@ std::string usageError(const BakeArgs& args) {
                                    : "bake: -o and --out-dir exclude each other";
     if (args.output.empty()) return "";
     const fs::path out = args.output;
-    if (out.filename().empty() || out.filename() == "." || out.filename() == "..") return args.output + ": not a file name";
+    if (out.filename().empty() || out.filename() == "." || out.filename() == "..")
+        return args.output + ": not a file name";
     // "-out" reads as "-o ut", and "-o walk.fbx" would get a GLB: a name without the
     // container's extension is a mistake.
     const std::string ext = lowerAscii(out.extension().string());
@@ -251,7 +266,8 @@ std::string usageError(const BakeArgs& args) {
         return "-o " + args.output + ": the output must end in .glb or .gltf (for a folder: --out-dir)";
     // The name chooses the container (a .vrma is a GLB); a flag that says the other one is a contradiction.
     if (args.glb && ext == ".gltf") return args.output + ": --glb writes a GLB, but the name ends in .gltf";
-    if (args.gltf && ext != ".gltf") return args.output + ": --gltf writes a .gltf, but the name ends in " + ext;
+    if (args.gltf && ext != ".gltf")
+        return args.output + ": --gltf writes a .gltf, but the name ends in " + ext;
     return "";
 }
 
@@ -261,15 +277,15 @@ std::string usageError(const BakeArgs& args) {
 // sidecar another input writes already (walk.glb and walk.gltf in one folder both write
 // walk.rootmotion.json) is not baked, with the message in `clashes`, so that which of the
 // two is written does not depend on timing.
-Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext& run, std::vector<fs::path>& made,
-                                          std::vector<std::string>& clashes) {
+Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext& run,
+                                          std::vector<fs::path>& made, std::vector<std::string>& clashes) {
     std::vector<fs::path> outputs;
     std::map<fs::path, fs::path> claimed;  // a file an output writes -> the input that writes it
     auto claim = [&](const fs::path& file, const InputFile& input) -> Status {
         const auto [at, added] = claimed.emplace(file.lexically_normal(), input.path);
         if (added) return Ok{};
-        return Error{input.path.string() + ": would write " + file.string() + ", which " + at->second.string() +
-                     " writes too; bake them into different --out-dir folders"};
+        return Error{input.path.string() + ": would write " + file.string() + ", which " +
+                     at->second.string() + " writes too; bake them into different --out-dir folders"};
     };
     clashes.assign(run.inputs.size(), "");
     for (const InputFile& input : run.inputs) {
@@ -282,7 +298,8 @@ Result<std::vector<fs::path>> planOutputs(const BakeArgs& args, const RunContext
         for (const fs::path& f : missingFolders(output))
             if (std::find(made.begin(), made.end(), f) == made.end()) made.push_back(f);
         if (Status free = claim(output, input); !free) return free.error();
-        if (Status free = claim(sidecarPath(output), input); !free) clashes[outputs.size()] = free.error().message;
+        if (Status free = claim(sidecarPath(output), input); !free)
+            clashes[outputs.size()] = free.error().message;
         outputs.push_back(std::move(output));
     }
     return outputs;
@@ -299,7 +316,8 @@ void printBatchSummary(const std::vector<AssetOutcome>& outcomes) {
 // bake --report: the page of the asset just baked, as `rootbake report` writes it (its load
 // warnings printed again, as that command prints them).
 int reportBaked(const BakeArgs& args, const RunContext& run, const KeptBake& kept) {
-    if (Status named = checkReportOutput(args.report); !named) return printError(named.error().message), kUsage;
+    if (Status named = checkReportOutput(args.report); !named)
+        return printError(named.error().message), kUsage;
     std::fputs(loadWarnings(run, kept.asset).c_str(), stderr);
     ReportArgs page;
     page.common = args.common;
@@ -315,7 +333,8 @@ int bake(const BakeArgs& args) {
     RunContext run;
     if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
     if (!args.output.empty() && run.inputs.size() != 1) {
-        printError("-o names one output, for " + std::to_string(run.inputs.size()) + " inputs: use --out-dir DIR");
+        printError("-o names one output, for " + std::to_string(run.inputs.size()) +
+                   " inputs: use --out-dir DIR");
         return kUsage;
     }
     // A .vrma is a VRM animation (a GLB with VRMC_vrm_animation): the name is for one baked from one.
@@ -366,7 +385,8 @@ int bake(const BakeArgs& args) {
     if (!args.depfile.empty()) {
         std::string text;
         for (const std::string& rule : depRules) text += rule;
-        std::vector<PlannedFile> depfile{{args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
+        std::vector<PlannedFile> depfile{
+            {args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
         if (auto failure = writeFiles(std::move(depfile), {}, true)) {
             printError(failure->message);
             status = combineExitCodes(status, kCannotWrite);

@@ -7,15 +7,16 @@
 
 #include "gltf/asset.h"
 #include "gltf/read_file.h"
-#include "sidecar/read.h"
-#include "write/rootbone.h"
-#include "verify/verify.h"
-#include "write/sha256.h"
 #include "pipeline/pipeline.h"
 #include "rootbake/num.h"
+#include "sidecar/read.h"
+#include "verify/verify.h"
+#include "write/rootbone.h"
+#include "write/sha256.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -34,7 +35,7 @@ struct ClipReport {
     std::string name;  // the sidecar clip's
     int animation = 0;
     std::string source;
-    double duration = 0;  // s
+    double duration = 0;         // s
     std::vector<int> contacts;   // rig indices in the baked asset
     bool contactsFound = false;  // the sidecar names none: the analysis's candidates
     bool hasRoot = false;        // the sidecar names a root node
@@ -60,7 +61,9 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
     return n;
 }
 
-std::string compactPercent(double fraction) { return fixedPoint(100.0 * fraction, 1) + "%"; }
+std::string compactPercent(double fraction) {
+    return fixedPoint(100.0 * fraction, 1) + "%";
+}
 
 Json number(double v) {
     return std::isfinite(v) ? Json(v) : Json(nullptr);
@@ -107,7 +110,8 @@ Result<VerifyInputs> loadInputs(const VerifyArgs& args, bool beside) {
     if (!baked) return baked.error();
     auto text = readFileText(args.sidecar, {kMaxSidecarBytes, ""});
     if (!text)
-        return Error{args.sidecar + ": " + text.error().message + (beside ? " (give the sidecar with --sidecar)" : "")};
+        return Error{args.sidecar + ": " + text.error().message +
+                     (beside ? " (give the sidecar with --sidecar)" : "")};
     auto sidecar = parseSidecar(*text, args.sidecar);
     if (!sidecar) return sidecar.error();
     VerifyInputs inputs{std::move(baked->asset), std::move(*sidecar), std::nullopt};
@@ -119,21 +123,35 @@ Result<VerifyInputs> loadInputs(const VerifyArgs& args, bool beside) {
     return inputs;
 }
 
+// An idle bone of the source that bake --root-bone reused: the source has it, by index and name,
+// and it is no clip's root (a root bone the source has as the root carries the motion already).
+bool reusedFromSource(const Rig& source, const Sidecar& sidecar) {
+    const SidecarNode& bone = sidecar.rootBone;
+    if (bone.index < 0 || std::size_t(bone.index) >= source.rigIndexOfGltf.size()) return false;
+    const int node = source.rigIndexOfGltf[std::size_t(bone.index)];
+    if (node < 0 || source.name[node] != bone.name) return false;
+    return std::none_of(sidecar.clips.begin(), sidecar.clips.end(), [&](const SidecarClip& c) {
+        return c.hasRootNode && c.rootNode.index == bone.index;
+    });
+}
+
 // The root bone carries the motion the runtime applies: an engine plays it at rest. The
-// source then plays on the baked rig: its nodes by glTF index, the root's keys under the bone.
+// source then plays on the baked rig: its nodes by glTF index, the root's keys under the bone
+// (moved by its offset when the bake inserted it; a reused bone was their parent already).
 Status playUnderRootBone(const VerifyArgs& args, VerifyInputs& inputs) {
     const Rig& rig = inputs.baked.rig;
     auto bone = rigNode(rig, inputs.sidecar.rootBone, args.sidecar, "rootBone");
     if (!bone) return bone.error();
     for (Clip& clip : inputs.baked.clips)
         std::erase_if(clip.channels, [&](const Channel& channel) { return channel.node == *bone; });
-    if (inputs.source)
-        for (Clip& clip : inputs.source->clips)
-            for (Channel& channel : clip.channels) {
-                channel.node = rig.rigIndexOfGltf[inputs.source->rig.gltfIndex[channel.node]];
-                if (channel.path == Path::Translation && rig.parent[channel.node] == *bone)
-                    moveUnderRootBone(channel.values, channel.interpolation, rig.rest[*bone].translation);
-            }
+    if (!inputs.source) return Ok{};
+    const bool reused = reusedFromSource(inputs.source->rig, inputs.sidecar);
+    for (Clip& clip : inputs.source->clips)
+        for (Channel& channel : clip.channels) {
+            channel.node = rig.rigIndexOfGltf[inputs.source->rig.gltfIndex[channel.node]];
+            if (!reused && channel.path == Path::Translation && rig.parent[channel.node] == *bone)
+                moveUnderRootBone(channel.values, channel.interpolation, rig.rest[*bone].translation);
+        }
     return Ok{};
 }
 
@@ -141,7 +159,8 @@ Status playUnderRootBone(const VerifyArgs& args, VerifyInputs& inputs) {
 // gets the contacts (the analysis's candidates when the sidecar names none). `played` is the
 // baked clip it moves; path: "clips[i]", for messages.
 Result<verify::ClipMotion> motionOf(const Rig& rig, const SidecarClip& c, const Clip& played,
-                                    const std::string& sidecarName, const std::string& path, ClipReport& report) {
+                                    const std::string& sidecarName, const std::string& path,
+                                    ClipReport& report) {
     verify::ClipMotion m;
     m.times = c.times;
     m.translation = c.translation;
@@ -164,7 +183,8 @@ Result<verify::ClipMotion> motionOf(const Rig& rig, const SidecarClip& c, const 
         m.character = *n;
     }
     for (std::size_t k = 0; k < c.contactNodes.size(); ++k) {
-        auto n = rigNode(rig, c.contactNodes[k], sidecarName, path + ".contactNodes[" + std::to_string(k) + "]");
+        auto n =
+            rigNode(rig, c.contactNodes[k], sidecarName, path + ".contactNodes[" + std::to_string(k) + "]");
         if (!n) return n.error();
         m.contacts.push_back(*n);
     }
@@ -186,14 +206,15 @@ Result<const Clip*> playedClip(const VerifyArgs& args, const VerifyInputs& input
     const SidecarClip& c = inputs.sidecar.clips[i];
     const std::string path = "clips[" + std::to_string(i) + "]";
     if (c.animation >= static_cast<int>(inputs.baked.clips.size()))
-        return Error{args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) + " out of range (" +
-                     args.baked + " has " + std::to_string(inputs.baked.clips.size()) + " animations)"};
+        return Error{args.sidecar + ": " + path + ".animation: " + std::to_string(c.animation) +
+                     " out of range (" + args.baked + " has " + std::to_string(inputs.baked.clips.size()) +
+                     " animations)"};
     // An unnamed clip is "animations[N]" (N the input's index, which is the output's unless
     // --keep-source names the copy); blank in sidecars of rootbake 0.1.0.
     const Clip& played = inputs.baked.clips[c.animation];
     if (clipName(played) != c.name && !(c.name.empty() && played.name.empty()))
-        return Error{args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " + args.baked +
-                     " is \"" + clipName(played) + "\", not \"" + c.name + "\""};
+        return Error{args.sidecar + ": " + path + ": animation " + std::to_string(c.animation) + " of " +
+                     args.baked + " is \"" + clipName(played) + "\", not \"" + c.name + "\""};
     return &played;
 }
 
@@ -215,7 +236,8 @@ Status measureClip(const VerifyArgs& args, const verify::Settings& settings, std
         r.note = "a single pose: nothing to replay";
         return Ok{};
     }
-    auto skate = verify::measureSkate(*replay.rig, replay.played[i], replay.motions[i], replay.source[i], settings);
+    auto skate =
+        verify::measureSkate(*replay.rig, replay.played[i], replay.motions[i], replay.source[i], settings);
     if (!skate) return Error{args.sidecar + ": clips[" + std::to_string(i) + "]: " + skate.error().message};
     r.skate = std::move(*skate);
     r.measured = true;
@@ -296,12 +318,13 @@ std::vector<std::string> distinctNames(const std::vector<std::string>& names, st
 }
 
 std::string shareCell(const verify::SkateStats& st, bool measured, double fraction) {
-    return measured && st.samples > 0 && std::isfinite(fraction) ? compactPercent(fraction) : std::string("-");
+    return measured && st.samples > 0 && std::isfinite(fraction) ? compactPercent(fraction)
+                                                                 : std::string("-");
 }
 
 // The header, one row per clip, and what is not "ok" said under the table, within 100 columns.
-std::string reportText(const VerifyArgs& args, const verify::Settings& settings, const std::vector<ClipReport>& reports,
-                       bool failed) {
+std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
+                       const std::vector<ClipReport>& reports, bool failed) {
     auto rounded = [](double value) { return fixedPoint(value, 0); };
     const std::string header =
         printable(args.baked) + ":\n  " + std::to_string(settings.loops) + " loops at " +
@@ -357,8 +380,9 @@ int replayAndPrint(const VerifyArgs& args, Replay& replay) {
             return printError(measured.error().message), kBadInput;
         failed |= replay.reports[i].gated && !replay.reports[i].passed;
     }
-    const std::string out = args.json ? jsonText(reportJson(args, settings, *replay.rig, replay.reports, failed))
-                                      : reportText(args, settings, replay.reports, failed);
+    const std::string out = args.json
+                                ? jsonText(reportJson(args, settings, *replay.rig, replay.reports, failed))
+                                : reportText(args, settings, replay.reports, failed);
     std::fputs(out.c_str(), stdout);
     return failed ? kGateFailed : kOk;
 }
@@ -393,7 +417,8 @@ int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) 
         if (bone >= 0)
             for (Channel& channel : sources.back().channels)
                 if (channel.path == Path::Translation && asset.rig.parent[channel.node] == bone)
-                    moveUnderRootBone(channel.values, channel.interpolation, asset.rig.rest[bone].translation);
+                    moveUnderRootBone(channel.values, channel.interpolation,
+                                      asset.rig.rest[bone].translation);
     }
     for (const Clip& clip : sources) replay.source.push_back(&clip);
     return replayAndPrint(args, replay);
@@ -417,7 +442,8 @@ int verify(const VerifyArgs& given) {
     auto inputs = loadInputs(args, beside);
     if (!inputs) return printError(inputs.error().message), kBadInput;
     if (inputs->sidecar.hasRootBone)
-        if (Status played = playUnderRootBone(args, *inputs); !played) return printError(played.error().message), kBadInput;
+        if (Status played = playUnderRootBone(args, *inputs); !played)
+            return printError(played.error().message), kBadInput;
 
     // Everything checked against the baked asset before anything is measured.
     const std::size_t clips = inputs->sidecar.clips.size();

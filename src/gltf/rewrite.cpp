@@ -291,7 +291,7 @@ public:
         std::vector<int> target;  // per sorted rewrite: the animation it edits
         for (const ClipRewrite* c : sorted) {
             if (c->animation < 0 || std::size_t(c->animation) >= animations ||
-                (c->channels.empty() && (!rootBone || c->rootBoneChannels.empty()))) {
+                (c->channels.empty() && c->rootBoneChannels.empty())) {
                 target.push_back(-1);
                 continue;
             }
@@ -370,11 +370,13 @@ private:
         if (bone.translation != glm::dvec3(0.0)) {
             if (member(moved, "matrix")) {
                 Json& matrix = moved["matrix"];
-                for (int i = 0; i < 3; ++i) matrix[12 + i] = matrix[12 + i].get<double>() - bone.translation[i];
+                for (int i = 0; i < 3; ++i)
+                    matrix[12 + i] = matrix[12 + i].get<double>() - bone.translation[i];
             } else {
                 const Json* old = member(moved, "translation");
                 Json shifted = Json::array();
-                for (int i = 0; i < 3; ++i) shifted.push_back((old ? (*old)[i].get<double>() : 0.0) - bone.translation[i]);
+                for (int i = 0; i < 3; ++i)
+                    shifted.push_back((old ? (*old)[i].get<double>() : 0.0) - bone.translation[i]);
                 moved["translation"] = std::move(shifted);
             }
         }
@@ -387,7 +389,8 @@ private:
         for (std::size_t s = 0; s < sizeOf(doc_, "skins"); ++s) {
             Json& skin = doc_["skins"][s];
             Json& joints = skin["joints"];
-            if (std::none_of(joints.begin(), joints.end(), [&](const Json& j) { return j.get<int>() == child; }))
+            if (std::none_of(joints.begin(), joints.end(),
+                             [&](const Json& j) { return j.get<int>() == child; }))
                 continue;
             if (const Json* skeleton = member(skin, "skeleton"); skeleton && skeleton->get<int>() == child)
                 skin["skeleton"] = rootBoneNode_;
@@ -401,11 +404,13 @@ private:
                              "]: cannot take the root bone as a joint: its inverseBindMatrices (accessors[" +
                              std::to_string(accessor) + "]) cannot be read: " + matrices.error().message};
             std::vector<float> values = std::move(*matrices);
-            const auto at = std::find_if(joints.begin(), joints.end(), [&](const Json& j) { return j.get<int>() == child; });
+            const auto at = std::find_if(joints.begin(), joints.end(),
+                                         [&](const Json& j) { return j.get<int>() == child; });
             const std::size_t first = 16 * std::size_t(at - joints.begin());
             if (values.size() < first + 16)
-                return Error{asset_.fileName + ": skins[" + std::to_string(s) + "]: inverseBindMatrices (accessors[" +
-                             std::to_string(accessor) + "]) has no matrix for joint nodes[" + std::to_string(child) + "]"};
+                return Error{asset_.fileName + ": skins[" + std::to_string(s) +
+                             "]: inverseBindMatrices (accessors[" + std::to_string(accessor) +
+                             "]) has no matrix for joint nodes[" + std::to_string(child) + "]"};
             glm::dmat4 childBind, childRest;
             for (int c = 0; c < 4; ++c)
                 for (int r = 0; r < 4; ++r) {
@@ -522,8 +527,8 @@ private:
         const int width = ch.path == Path::Rotation ? 4 : 3;
         const int input = newAccessor(buffer, ch.times, 1, "SCALAR", true);
         const int output = newAccessor(buffer, ch.values, width, width == 4 ? "VEC4" : "VEC3", false);
-        anim["samplers"].push_back(
-            Json{{"input", input}, {"interpolation", interpolationName(ch.interpolation)}, {"output", output}});
+        anim["samplers"].push_back(Json{
+            {"input", input}, {"interpolation", interpolationName(ch.interpolation)}, {"output", output}});
         anim["channels"].push_back(Json{{"sampler", anim["samplers"].size() - 1},
                                         {"target", Json{{"node", node}, {"path", pathName(ch.path)}}}});
     }
@@ -545,41 +550,53 @@ private:
             if (!any) return any.error();
             fallback = *any;
         }
-        if (rootBoneNode_ >= 0)
-            for (const InPlaceChannel& ch : clip.rootBoneChannels)
+        for (const InPlaceChannel& ch : clip.rootBoneChannels) {
+            if (rootBoneNode_ >= 0)
                 addChannel(anim, fallback, ch, rootBoneNode_);
-
-        for (const InPlaceChannel& ch : clip.channels) {
-            const int width = ch.path == Path::Rotation ? 4 : 3;
-            const char* type = width == 4 ? "VEC4" : "VEC3";
-            if (ch.gltfChannel < 0) {
+            else if (ch.gltfChannel < 0)  // a reused bone's path it did not key
                 addChannel(anim, fallback, ch, asset_.rig.gltfIndex[ch.node]);
-                continue;
-            }
-            Json& channel = channels[ch.gltfChannel];
-            int s = channel["sampler"].get<int>();
-            int users = 0;
-            for (const Json& c : channels) users += c["sampler"].get<int>() == s;
-            if (users > 1) {  // the other channel keeps the old sampler
-                Json copy = samplers[s];
-                samplers.push_back(std::move(copy));
-                s = int(samplers.size()) - 1;
-                channel["sampler"] = s;
-                ++refs_.accessor[samplers[s]["input"].get<std::size_t>()];
-                ++refs_.accessor[samplers[s]["output"].get<std::size_t>()];
-            }
-            Json& sampler = samplers[s];
-            const int output = sampler["output"].get<int>();
-            const int input = sampler["input"].get<int>();
-            int buffer = bufferOfAccessor(output);
-            if (buffer < 0 || noData(buffer)) buffer = fallback;
-            sampler["output"] = writeOutput(output, buffer, ch.values, width, type);
-            if (uintOf(doc_["accessors"][input], "count") != ch.times.size()) {
-                --refs_.accessor[input];
-                sampler["input"] = newAccessor(buffer, ch.times, 1, "SCALAR", true);
-            }
+            else  // a reused bone's own channel: new times and interpolation too
+                replaceKeys(anim, fallback, ch, true);
+        }
+        for (const InPlaceChannel& ch : clip.channels) {
+            if (ch.gltfChannel < 0)
+                addChannel(anim, fallback, ch, asset_.rig.gltfIndex[ch.node]);
+            else
+                replaceKeys(anim, fallback, ch, false);
         }
         return Ok{};
+    }
+
+    // The channel's sampler gets ch's values (its own copy when another channel shares it), and
+    // its times when they are new or their count changed.
+    void replaceKeys(Json& anim, int fallback, const InPlaceChannel& ch, bool newTimes) {
+        Json& channels = anim["channels"];
+        Json& samplers = anim["samplers"];
+        const int width = ch.path == Path::Rotation ? 4 : 3;
+        const char* type = width == 4 ? "VEC4" : "VEC3";
+        Json& channel = channels[ch.gltfChannel];
+        int s = channel["sampler"].get<int>();
+        int users = 0;
+        for (const Json& c : channels) users += c["sampler"].get<int>() == s;
+        if (users > 1) {  // the other channel keeps the old sampler
+            Json copy = samplers[s];
+            samplers.push_back(std::move(copy));
+            s = int(samplers.size()) - 1;
+            channel["sampler"] = s;
+            ++refs_.accessor[samplers[s]["input"].get<std::size_t>()];
+            ++refs_.accessor[samplers[s]["output"].get<std::size_t>()];
+        }
+        Json& sampler = samplers[s];
+        const int output = sampler["output"].get<int>();
+        const int input = sampler["input"].get<int>();
+        int buffer = bufferOfAccessor(output);
+        if (buffer < 0 || noData(buffer)) buffer = fallback;
+        sampler["output"] = writeOutput(output, buffer, ch.values, width, type);
+        if (newTimes || uintOf(doc_["accessors"][input], "count") != ch.times.size()) {
+            --refs_.accessor[input];
+            sampler["input"] = newAccessor(buffer, ch.times, 1, "SCALAR", true);
+        }
+        if (newTimes) sampler["interpolation"] = interpolationName(ch.interpolation);
     }
 
     void touch(int buffer) {
@@ -843,7 +860,9 @@ private:
             }
             // Not read here: the writer streams it after the BIN chunk's other bytes.
             auto size = fileSize(*file);
-            if (!size) return Error{asset_.fileName + ": images[" + std::to_string(i) + "]: " + size.error().message};
+            if (!size)
+                return Error{asset_.fileName + ": images[" + std::to_string(i) +
+                             "]: " + size.error().message};
             const std::uint64_t offset = align4(binEnd_ ? binEnd_ : bin.size);
             if (!member(doc_, "bufferViews")) doc_["bufferViews"] = Json::array();
             doc_["bufferViews"].push_back(Json{{"buffer", 0}, {"byteOffset", offset}, {"byteLength", *size}});
@@ -867,8 +886,10 @@ private:
     std::string outputJson(bool glb) const {
         const bool splice = !options_.reprint && glb == asset_.binary && !asset_.jsonText.empty();
         if (splice) {
-            const std::string_view text(reinterpret_cast<const char*>(asset_.jsonText.data()), asset_.jsonText.size());
-            return gltf::spliceJson(text, /*keepTrailing=*/!glb, asset_.document, doc_);  // a GLB's: its padding
+            const std::string_view text(reinterpret_cast<const char*>(asset_.jsonText.data()),
+                                        asset_.jsonText.size());
+            return gltf::spliceJson(text, /*keepTrailing=*/!glb, asset_.document,
+                                    doc_);  // a GLB's: its padding
         }
         const int indent = glb ? -1 : options_.indent;
         std::string json = doc_.dump(indent, ' ', false, Json::error_handler_t::strict);
@@ -922,8 +943,10 @@ private:
                 const std::uint64_t streamed = binEnd_ ? binSize - bin.size : 0;
                 out_.main = frameGlb(json, hasBin || binEnd_, binSize, streamed, [&](Pieces& out) {
                     for (OutputPiece& p : bin.list) {
-                        if (p.bytes.empty()) out.input(p.input);
-                        else out.made(p.bytes.data(), p.bytes.size());
+                        if (p.bytes.empty())
+                            out.input(p.input);
+                        else
+                            out.made(p.bytes.data(), p.bytes.size());
                     }
                 });
                 // The embedded files' offsets in the GLB: after its header, JSON chunk and BIN header.
@@ -945,7 +968,8 @@ private:
 std::vector<std::uint8_t> joinPieces(const std::vector<OutputPiece>& pieces) {
     std::vector<std::uint8_t> out;
     for (const OutputPiece& p : pieces) {
-        const std::span<const std::uint8_t> bytes = p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes);
+        const std::span<const std::uint8_t> bytes =
+            p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes);
         out.insert(out.end(), bytes.begin(), bytes.end());
     }
     return out;

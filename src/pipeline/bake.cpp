@@ -3,9 +3,9 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/sidecar.h"
 
+#include "rootbake/num.h"
 #include "write/rootbone.h"
 #include "write/sha256.h"
-#include "rootbake/num.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,9 @@ namespace rootbake {
 namespace {
 
 // A count as digits while a double holds it exactly (2^53), else to 3 digits.
-std::string whole(double count) { return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count, 3); }
+std::string whole(double count) {
+    return count < 0x1p53 ? std::to_string(std::uint64_t(count)) : num(count, 3);
+}
 
 }  // namespace
 
@@ -33,13 +35,13 @@ Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uin
         const double samples = wanted + 1.0;
         trackSamples += samples;
         if (trackSamples > double(maxAssetTrackSamples))
-            return Error{clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" +
-                         (wanted < std::ceil(clip.end * options.samplesPerSecond)
-                              ? num(kSamplesPerKey, 3) + " per key x its keys + 1), "
-                              : num(clip.end, 3) + " s x " + num(options.samplesPerSecond, 3) + " per second + 1), ") +
-                         whole(trackSamples) +
-                         " with the clips before it, more than maxAssetTrackSamples (" +
-                         std::to_string(maxAssetTrackSamples) + ")"};
+            return Error{
+                clipLabel(clip) + ": " + whole(samples) + " motion-track samples (" +
+                (wanted < std::ceil(clip.end * options.samplesPerSecond)
+                     ? num(kSamplesPerKey, 3) + " per key x its keys + 1), "
+                     : num(clip.end, 3) + " s x " + num(options.samplesPerSecond, 3) + " per second + 1), ") +
+                whole(trackSamples) + " with the clips before it, more than maxAssetTrackSamples (" +
+                std::to_string(maxAssetTrackSamples) + ")"};
         total += samples * nodes;
         if (total > double(maxAssetNodeSamples))
             return Error{clipLabel(clip) + ": " +
@@ -77,11 +79,13 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings) {
     if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
-        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) + " clip settings for " +
-                     std::to_string(asset.clips.size()) + " clips"};
-    const std::vector<Options> options = settings.clipAnalysis.empty()
-                                             ? std::vector<Options>(asset.clips.size(), settings.analysis)
-                                             : settings.clipAnalysis;
+        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) +
+                     " clip settings for " + std::to_string(asset.clips.size()) + " clips"};
+    std::vector<Options> options = settings.clipAnalysis.empty()
+                                       ? std::vector<Options>(asset.clips.size(), settings.analysis)
+                                       : settings.clipAnalysis;
+    if (!settings.rootBone.empty())
+        options = pinRootsBelowIdleBone(asset, std::move(options), settings.rootBone);
     auto analysed =
         pipeline::analyseAsset(asset, options, {settings.maxAssetNodeSamples, settings.maxAssetTrackSamples});
     if (!analysed) return analysed.error();
@@ -91,22 +95,27 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
 namespace {
 
 // bake --root-bone: the rewrites that put each clip's motion on the bone, none when the asset
-// has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything.
-Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out, std::vector<ClipRewrite>& rewrites,
-                RootBonePlan& plan, const NewRootBone*& bone) {
+// has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything
+// (nothing when an idle bone of the asset is reused).
+Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
+                std::vector<ClipRewrite>& rewrites, RootBonePlan& plan, const NewRootBone*& bone) {
     if (settings.rewrite.keepSource)
-        return Error{asset.fileName + ": a root bone and the source clips kept beside the in-place ones "
-                                      "cannot go together: the source clips would move the root under it"};
+        return Error{asset.fileName +
+                     ": a root bone and the source clips kept beside the in-place ones "
+                     "cannot go together: the source clips would move the root under it"};
     auto planned = planRootBone(asset, out.clips, settings.rootBone);
     if (!planned) return planned.error();
     plan = std::move(*planned);
     out.rootBone = plan.node;
-    out.rootBoneWasPresent = plan.present;
+    out.rootBoneName = plan.name;
+    out.rootBoneWasPresent = plan.use == RootBoneUse::Kept;
+    out.rootBoneUse = rootBoneUseName(plan.use);
+    out.rootBoneSummary = describeRootBone(asset.rig, plan);
     rewrites = std::move(plan.rewrites);
-    if (plan.present) {  // its motion is on it already: write the asset as it is
+    if (plan.use == RootBoneUse::Kept) {  // its motion is on it already: write the asset as it is
         rewrites.clear();
         for (BakedClip& clip : out.clips) clip.channels.clear();
-    } else {
+    } else if (plan.use == RootBoneUse::Inserted) {
         bone = &plan.bone;
     }
     return Ok{};
@@ -121,7 +130,7 @@ Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uin
     sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
     sidecar.output = settings.outputName;
     sidecar.hasRootBone = out.rootBone >= 0;
-    sidecar.rootBone = {settings.rootBone, out.rootBone};
+    sidecar.rootBone = {out.rootBoneName, out.rootBone};
     const glm::dvec3 up = glm::normalize(settings.analysis.upAxis);  // analyzeClip refused a zero axis
     sidecar.upAxis = {up.x, up.y, up.z};
     sidecar.units = "metres (glTF scene units)";
@@ -135,8 +144,8 @@ Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uin
 
 }  // namespace
 
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed, std::span<const std::uint8_t> inputBytes,
-                            const BakeSettings& settings) {
+Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
+                            std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
     if (std::string error = pipeline::firstClipError(asset, analysed); !error.empty())
         return Error{asset.fileName + ": " + error};
     Baked out;

@@ -33,14 +33,15 @@ Result<BakedClip> makeClipInPlace(const Rig& rig, const Clip& clip, const Option
 Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& options);
 
 struct BakeSettings {
-    Options analysis;                 // every clip's, unless clipAnalysis is given
+    Options analysis;                   // every clip's, unless clipAnalysis is given
     std::vector<Options> clipAnalysis;  // one per asset clip (a config's per-clip settings); same upAxis
     RewriteOptions rewrite;
     std::string generator = "rootbake";  // "rootbake <version>"
     std::string inputSha256;             // hex of the input file's bytes; empty: computed from inputBytes
     std::string inputName;               // file names only, for the sidecar
     std::string outputName;
-    std::string rootBone;  // bake --root-bone: the name of the root bone to insert (write/rootbone.h); empty: none
+    std::string
+        rootBone;  // bake --root-bone: the name of the root bone to insert (write/rootbone.h); empty: none
     // Analysis work of all clips together: node positions, (samples + 1) x nodes per clip
     // as analyzeClip samples them. A real asset stays far below (a thousand 10 s clips of a
     // 100-node rig at 60 per second are 2^26); a file of 10,000 clips each just under
@@ -66,12 +67,16 @@ Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint
 
 struct Baked {
     RewrittenAsset asset;
-    Sidecar sidecar;  // the document (toJson in write/sidecar.h writes it)
+    Sidecar sidecar;               // the document (toJson in write/sidecar.h writes it)
     std::vector<BakedClip> clips;  // per input animation
-    // bake --root-bone: the bone's glTF index (-1: none), and whether the asset had it already
-    // (then its keys carry the motion and every clip is written as it is).
+    // bake --root-bone: the bone's glTF index (-1: none) and name, and whether the asset had it
+    // as the clips' root already (then its keys carry the motion and every clip is written as it
+    // is); the summary's line on what was done (write/rootbone.h, describeRootBone).
     int rootBone = -1;
+    std::string rootBoneName;
     bool rootBoneWasPresent = false;
+    std::string rootBoneUse;  // "inserted", "reused" or "kept"
+    std::string rootBoneSummary;
 };
 
 namespace pipeline {
@@ -82,8 +87,8 @@ struct Analysed;
 // them analysed) put into the rewritten document and the sidecar. inputBytes: the input file
 // as read, for inputSha256 (unused when settings give it). Errors name the file (the first
 // clip analyzeClip refused, the root bone's, rewriteAsset's).
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed, std::span<const std::uint8_t> inputBytes,
-                            const BakeSettings& settings);
+Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
+                            std::span<const std::uint8_t> inputBytes, const BakeSettings& settings);
 
 // The whole pipeline after the load, for one set of settings: pipeline::analyseAsset, then
 // describeAsset. Errors name the file (checkAnalysisBudget's, bakeClip's, rewriteAsset's).

@@ -1,12 +1,14 @@
 # Run by scripts/blender-root-bone inside Blender (blender -b --python THIS -- INPUT OUTPUT SIDECAR ...):
 # imports each --root-bone output and its input with Blender's own glTF importer and checks
 #  1. the hierarchy: the armature has the sidecar's root bone, as the parent of the clips' root (the
-#     hips); nodes of no skin become objects, so there the object of that name must be the root's parent;
+#     hips), or above it (a bone of the input reused); nodes of no skin become objects, so there the
+#     object of that name must be the root's parent or above it;
 #  2. the poses: for every clip (Blender action, matched by glTF animation index), at up to 8 of the
 #     source root's keys spread over the clip, every node's evaluated world position (bone heads, objects)
 #     in the output against the input's: equal for `root` and `none` clips; for `footContact` clips the
 #     nodes under the root bone moved by the sidecar's track at that time (linear between samples, turned
-#     by its yaw), the others equal. Tolerance: 1e-4 of the clip's characterHeight (1e-4 scene units
+#     by its yaw), the others equal (all equal under a kept root bone, the clip's root). Not compared: a
+#     reused bone (it carries the motion) and skinned meshes' nodes (glTF ignores their transform). Tolerance: 1e-4 of the clip's characterHeight (1e-4 scene units
 #     without a height).
 # An output Blender cannot import is a failure unless it cannot import the input either (Debian's
 # Blender has no Draco). Exit 1 on any failure.
@@ -204,11 +206,33 @@ def check_hierarchy(sidecar, gltf):
     children = {c.name for c in bone.children}
     if bone.parent is not None and bone.parent.name in roots:
         return repr(bone_name) + " is under the root " + repr(bone.parent.name), None
-    if roots and not roots & children:
-        return repr(bone_name) + " has children " + repr(sorted(children)) + ", not the root " + repr(sorted(roots)), None
-    if not children:
+    if not children and not (kind == "object" and bone.type == "ARMATURE"):
         return repr(bone_name) + " has no child", None
-    return None, kind + " " + repr(bone_name) + " is the parent of " + repr(sorted(roots))
+    if not roots or roots & children:
+        return None, kind + " " + repr(bone_name) + " is the parent of " + repr(sorted(roots))
+    # A bone of the rig reused (docs/sidecar.md): above the root, not always its parent.
+    if all(bone_name in ancestors(root) for root in roots):
+        return None, kind + " " + repr(bone_name) + " is above " + repr(sorted(roots))
+    return repr(bone_name) + " has children " + repr(sorted(children)) + ", not the root " + repr(sorted(roots)), None
+
+
+def ancestors(name):
+    """The names above a bone or object: its parent bones, then its armature and that object's parents."""
+    found, obj = [], bpy.data.objects.get(name)
+    for armature in bpy.data.objects:
+        if armature.type == "ARMATURE" and name in armature.data.bones:
+            bone = armature.data.bones[name].parent
+            while bone is not None:
+                found.append(bone.name)
+                bone = bone.parent
+            obj = armature
+            found.append(obj.name)
+            break
+    obj = obj.parent if obj is not None else None
+    while obj is not None:
+        found.append(obj.name)
+        obj = obj.parent
+    return found
 
 
 def source_poses(source, sidecar):
@@ -233,7 +257,8 @@ def compare_poses(caught, sidecar, poses, names):
     """Compares the poses of the output (imported as caught) with the input's; returns (problems, summary)."""
     lighten()
     gltf = caught["gltf"]
-    moved = descendants(gltf, sidecar["rootBone"]["index"])
+    bone = sidecar["rootBone"]["index"]
+    moved = descendants(gltf, bone)
     problems, worst, compared = [], (0.0, ""), 0
     for i, clip in enumerate(sidecar["clips"]):
         times, source = poses[i]
@@ -241,8 +266,11 @@ def compare_poses(caught, sidecar, poses, names):
         if clip["characterNode"] is not None:
             problems.append("clip %r: characterNode %r: only scene space is checked" % (clip["name"], clip["characterNode"]["name"]))
             continue
-        nodes = [n for n in source if vnode_kind(gltf, n)[0] is not None]
-        missing = sorted(set(source) - set(nodes))
+        # A bone of the input reused carries the motion now (it is not where the input has it); a
+        # skinned mesh's node moves with it, but glTF ignores that node's transform (the joints count).
+        present = [n for n in source if vnode_kind(gltf, n)[0] is not None]
+        missing = sorted(set(source) - set(present))
+        nodes = [n for n in present if n != bone and gltf.data.nodes[n].skin is None]
         if missing:
             problems.append("clip %r: nodes %r are not in the output" % (clip["name"], missing[:5]))
         play(caught, animation)
@@ -253,12 +281,14 @@ def compare_poses(caught, sidecar, poses, names):
         up = Vector(gltf.loc_gltf_to_blender(sidecar["upAxis"])).normalized()
         for k, t in enumerate(times):
             translation, yaw = Vector((0, 0, 0)), 0.0
-            if clip["source"] == "footContact":
+            # A kept root bone (the clip's root) keeps its keys: nothing is added to a footContact clip.
+            kept = clip["rootNode"] is not None and clip["rootNode"]["index"] == bone
+            if clip["source"] == "footContact" and not kept:
                 translation, yaw = track_motion(clip, t, gltf.loc_gltf_to_blender)
             turn = Quaternion(up, yaw)
             for n in nodes:
                 expected = source[n][k]
-                if n in moved:
+                if n in moved and not kept:
                     expected = turn @ expected + translation
                 distance = (output[n][k] - expected).length
                 compared += 1
@@ -267,7 +297,7 @@ def compare_poses(caught, sidecar, poses, names):
                 if distance > tolerance:
                     problems.append("clip %r (%s) node %r (nodes[%d]) at t=%.5f s: %.3g from %s (tolerance %.3g)" % (
                         clip["name"], clip["source"], names[n], n, t, distance,
-                        "the source moved by the track" if n in moved and clip["source"] == "footContact" else "the source",
+                        "the source moved by the track" if n in moved and clip["source"] == "footContact" and not kept else "the source",
                         tolerance))
     summary = "%d clips, %d node positions within 1e-4 of the height; worst %s" % (
         len(sidecar["clips"]), compared, "%.2g of the height (%s)" % worst if worst[0] > 0 else "0")
