@@ -143,11 +143,11 @@ Result<std::vector<float>> decodeAccessor(const Asset& asset, int index) {
         if (!layout.buffers[b].noData && asset.buffers[b].size() < layout.buffers[b].byteLength)
             return fail(at, "Asset::buffers[" + std::to_string(b) + "] is shorter than its byteLength");
     const AccessorLayout& a = layout.accessors[static_cast<std::size_t>(index)];
-    // Meshopt-compressed views decoded as the loader decodes them, at most 2^24 elements (a
-    // skin's 16 million matrices; the stream's own size bounds what is allocated first).
+    // Meshopt-compressed views decoded as the loader decodes them, at most 2^20 elements (a
+    // skin's matrices, one a joint: maxNodes), checked before anything is allocated.
     std::vector<std::vector<std::uint8_t>> views(layout.views.size());
     if (const std::string why =
-            decodeMeshoptViewsOf(asset.document, layout, asset.buffers, a, 1u << 24, views);
+            decodeMeshoptViewsOf(asset.document, layout, asset.buffers, a, 1u << 20, views);
         !why.empty())
         return fail(at, why);
     if (const char* why = missingBytes(layout, a, views)) return fail(at, why);
