@@ -473,6 +473,26 @@ const std::vector<Case>& table() {
                "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression filter is not NONE"),
         memory("meshopt-header.gltf", meshoptTimes([](Json&, Bytes& s) { s[0] = 0x10; }),
                "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression does not decode"),
+        // Sparse indices in a compressed view are checked once decoded, as uncompressed ones are at load.
+        memory("meshopt-sparse.gltf",
+               [](Json& d, Bytes& b) {
+                   const Bytes raw = {5, 0, 0, 0};  // one UNSIGNED_BYTE index, 5, padded to the stride
+                   Bytes stream(meshopt_encodeVertexBufferBound(1, 4));
+                   stream.resize(meshopt_encodeVertexBuffer(stream.data(), stream.size(), raw.data(), 1, 4));
+                   const std::size_t at = b.size();
+                   b.insert(b.end(), stream.begin(), stream.end());
+                   d["buffers"][0]["byteLength"] = b.size();
+                   d["buffers"].push_back({{"byteLength", 4}});
+                   d["bufferViews"].push_back(
+                       {{"buffer", 1}, {"byteLength", 4},
+                        {"extensions", {{"EXT_meshopt_compression", {{"buffer", 0}, {"byteOffset", at}, {"byteLength", stream.size()},
+                                                                     {"byteStride", 4}, {"count", 1}, {"mode", "ATTRIBUTES"}}}}}});
+                   d["bufferViews"].push_back({{"buffer", 0}, {"byteLength", 4}});
+                   d["accessors"][0]["sparse"] = {{"count", 1},
+                                                  {"indices", {{"bufferView", 2}, {"componentType", 5121}}},
+                                                  {"values", {{"bufferView", 3}}}};
+               },
+               "accessors[0].sparse.indices[0]: index 5 out of range (3 elements)"),
         // The decoded view counts against maxKeyBytes with the floats (48 bytes of them here).
         memory("meshopt-key-bytes.gltf", meshoptTimes([](Json&, Bytes&) {}),
                "animations[0].channels[0]: the key data of animations[0..0] decodes to more than maxKeyBytes (50 bytes in all)",

@@ -337,6 +337,11 @@ struct KeyData {
         const std::string why = decodeMeshoptViewsOf(document, layout, buffers, a, ~std::uint64_t(0), views);
         if (!why.empty()) return fail(at, label + why);
         if (const char* missing = missingBytes(layout, a, views)) return fail(at, label + missing);
+        if (a.sparseCount > 0 && !views[std::size_t(a.sparseIndexView)].empty()) {
+            const std::uint8_t* indices = views[std::size_t(a.sparseIndexView)].data() + a.sparseIndexOffset;
+            ROOTBAKE_TRY(
+                checkSparseIndices(a, indices, Where(Where(kRoot, "accessors"), std::size_t(accessor))));
+        }
         decodeAccessor(layout, a, buffers, decoded[accessor], views);
         state[accessor] |= 1;
         for (int v : viewsOf(a))

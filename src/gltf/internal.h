@@ -186,6 +186,9 @@ Status describeAccessors(const Json& document, Layout& layout);
 // Checks against the bytes (each buffer already holds byteLength bytes):
 // sparse indices are in range and strictly increasing.
 Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers);
+// The same for one sparse accessor's indices at p (a decoded view's bytes, for one that was not
+// in its buffer); errors name accessorAt.sparse.indices[k].
+Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const Where& accessorAt);
 
 // ---- accessor.cpp: decoding ------------------------------------------------
 

@@ -631,38 +631,43 @@ Status describeAccessors(const Json& document, Layout& layout) {
     return describe(document, true, unlimited, layout);
 }
 
+Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const Where& accessorAt) {
+    const int size = componentSize(static_cast<std::uint64_t>(a.sparseIndexType));
+    std::uint64_t previous = 0;
+    for (std::uint64_t k = 0; k < a.sparseCount; ++k, p += size) {
+        std::uint64_t index = 0;
+        if (size == 1)
+            index = *p;
+        else if (size == 2) {
+            std::uint16_t v;
+            std::memcpy(&v, p, 2);
+            index = v;
+        } else {
+            std::uint32_t v;
+            std::memcpy(&v, p, 4);
+            index = v;
+        }
+        const Where sparse(accessorAt, "sparse"), indices(sparse, "indices"), at(indices, k);
+        if (index >= a.count)
+            return fail(at, "index " + n(index) + " out of range (" + n(a.count) + " elements)");
+        if (k > 0 && index <= previous)
+            return fail(at, "index " + n(index) + " after " + n(previous) +
+                                " (sparse indices must strictly increase)");
+        previous = index;
+    }
+    return Ok{};
+}
+
 Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers) {
     const Where all(kRoot, "accessors");
     for (std::size_t i = 0; i < layout.accessors.size(); ++i) {
         const AccessorLayout& a = layout.accessors[i];
         if (a.sparseCount == 0) continue;
         const ViewLayout& view = layout.views[a.sparseIndexView];
-        if (view.compressed || layout.buffers[view.buffer].noData) continue;  // bytes we cannot see
+        // Bytes we cannot see: a compressed view is checked once decoded (checkSparseIndices).
+        if (view.compressed || layout.buffers[view.buffer].noData) continue;
         const std::uint8_t* p = buffers[view.buffer].data() + view.offset + a.sparseIndexOffset;
-        const int size = componentSize(static_cast<std::uint64_t>(a.sparseIndexType));
-        std::uint64_t previous = 0;
-        for (std::uint64_t k = 0; k < a.sparseCount; ++k, p += size) {
-            std::uint64_t index = 0;
-            if (size == 1)
-                index = *p;
-            else if (size == 2) {
-                std::uint16_t v;
-                std::memcpy(&v, p, 2);
-                index = v;
-            } else {
-                std::uint32_t v;
-                std::memcpy(&v, p, 4);
-                index = v;
-            }
-            const Where accessor(all, i), sparse(accessor, "sparse"), indices(sparse, "indices"),
-                at(indices, k);
-            if (index >= a.count)
-                return fail(at, "index " + n(index) + " out of range (" + n(a.count) + " elements)");
-            if (k > 0 && index <= previous)
-                return fail(at, "index " + n(index) + " after " + n(previous) +
-                                    " (sparse indices must strictly increase)");
-            previous = index;
-        }
+        ROOTBAKE_TRY(checkSparseIndices(a, p, Where(all, i)));
     }
     return Ok{};
 }
