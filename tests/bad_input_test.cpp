@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include <doctest/doctest.h>
+#include <meshoptimizer.h>
 
 #include <cmath>
 #include <cstring>
@@ -113,6 +114,26 @@ Bytes glbBytes() {
 
 void setU32(Bytes& bytes, std::size_t offset, std::uint32_t v) {
     std::memcpy(bytes.data() + offset, &v, 4);
+}
+
+// bufferViews[0] (the 3 key times) as gltfpack -c writes it: its EXT_meshopt_compression stream
+// (ATTRIBUTES, no filter) after the keys in buffers[0], the view moved to a fallback buffer without
+// data; `breakIt` edits the extension object and the stream before they are written.
+Edit meshoptTimes(std::function<void(Json& extension, Bytes& stream)> breakIt) {
+    return [breakIt](Json& d, Bytes& b) {
+        Bytes stream(meshopt_encodeVertexBufferBound(3, 4));
+        stream.resize(meshopt_encodeVertexBuffer(stream.data(), stream.size(), b.data(), 3, 4));
+        Json extension{
+            {"buffer", 0}, {"byteOffset", b.size()}, {"byteLength", stream.size()}, {"byteStride", 4},
+            {"count", 3},  {"mode", "ATTRIBUTES"}};
+        breakIt(extension, stream);
+        b.insert(b.end(), stream.begin(), stream.end());
+        d["buffers"][0]["byteLength"] = b.size();
+        d["buffers"].push_back({{"byteLength", 12}});
+        d["bufferViews"][0] = {
+            {"buffer", 1}, {"byteLength", 12}, {"extensions", {{"EXT_meshopt_compression", extension}}}};
+        d["extensionsUsed"] = {"EXT_meshopt_compression"};
+    };
 }
 
 Case memory(std::string name, Edit edit, std::string expected, LoadLimits limits = {}, fs::path folder = {}) {
@@ -443,7 +464,39 @@ const std::vector<Case>& table() {
                },
                "animations[0].channels[1].sampler: samplers[1].output (accessors[2]) has 8 elements, not a multiple of 3"),
         memory("meshopt-times.gltf", [](Json& d, Bytes&) { d["bufferViews"][0]["extensions"] = {{"EXT_meshopt_compression", Json::object()}}; },
-               "animations[0].samplers[0].input: accessors[0]: its data is compressed with EXT_meshopt_compression"),
+               "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression buffer is not an index of buffers"),
+        memory("meshopt-truncated.gltf", meshoptTimes([](Json& e, Bytes& s) { s.resize(s.size() - 4); e["byteLength"] = s.size(); }),
+               "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression does not decode"),
+        memory("meshopt-count.gltf", meshoptTimes([](Json& e, Bytes&) { e["count"] = 4; }),
+               "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression count x byteStride is not the bufferView's byteLength"),
+        memory("meshopt-filter.gltf", meshoptTimes([](Json& e, Bytes&) { e["filter"] = "QUATERNION"; }),
+               "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression filter is not NONE"),
+        memory("meshopt-header.gltf", meshoptTimes([](Json&, Bytes& s) { s[0] = 0x10; }),
+               "animations[0].samplers[0].input: accessors[0]: bufferViews[0].extensions.EXT_meshopt_compression does not decode"),
+        // Sparse indices in a compressed view are checked once decoded, as uncompressed ones are at load.
+        memory("meshopt-sparse.gltf",
+               [](Json& d, Bytes& b) {
+                   const Bytes raw = {5, 0, 0, 0};  // one UNSIGNED_BYTE index, 5, padded to the stride
+                   Bytes stream(meshopt_encodeVertexBufferBound(1, 4));
+                   stream.resize(meshopt_encodeVertexBuffer(stream.data(), stream.size(), raw.data(), 1, 4));
+                   const std::size_t at = b.size();
+                   b.insert(b.end(), stream.begin(), stream.end());
+                   d["buffers"][0]["byteLength"] = b.size();
+                   d["buffers"].push_back({{"byteLength", 4}});
+                   d["bufferViews"].push_back(
+                       {{"buffer", 1}, {"byteLength", 4},
+                        {"extensions", {{"EXT_meshopt_compression", {{"buffer", 0}, {"byteOffset", at}, {"byteLength", stream.size()},
+                                                                     {"byteStride", 4}, {"count", 1}, {"mode", "ATTRIBUTES"}}}}}});
+                   d["bufferViews"].push_back({{"buffer", 0}, {"byteLength", 4}});
+                   d["accessors"][0]["sparse"] = {{"count", 1},
+                                                  {"indices", {{"bufferView", 2}, {"componentType", 5121}}},
+                                                  {"values", {{"bufferView", 3}}}};
+               },
+               "accessors[0].sparse.indices[0]: index 5 out of range (3 elements)"),
+        // The decoded view counts against maxKeyBytes with the floats (48 bytes of them here).
+        memory("meshopt-key-bytes.gltf", meshoptTimes([](Json&, Bytes&) {}),
+               "animations[0].channels[0]: the key data of animations[0..0] decodes to more than maxKeyBytes (50 bytes in all)",
+               [] { LoadLimits l; l.maxKeyBytes = 50; return l; }()),
         memory("times-without-data.gltf", [](Json& d, Bytes&) { d["buffers"].push_back({{"byteLength", 12}}); d["bufferViews"][0]["buffer"] = 1; },
                "animations[0].samplers[0].input: accessors[0]: its buffer has no data (no uri)"),
         memory("times-all-zero.gltf", [](Json& d, Bytes&) { d["accessors"][0].erase("bufferView"); },

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by the scripts that run Babylon.js in node (scripts/bench, scripts/babylon-root-bone).
 #   babylon_install DIR   -> installs bench/babylon/package.json's packages (@babylonjs/core 9.31.0,
-#                            @babylonjs/loaders 9.28.0) into DIR/node_modules with npm, when they are not
+#                            @babylonjs/loaders 9.28.0, meshoptimizer 0.18.1: the decoder Babylon's
+#                            MeshoptCompression is given offline) into DIR/node_modules with npm, when they are not
 #                            there at those versions; never into the sources. Prints nothing on success;
 #                            on failure prints "skipped: why" on stdout and returns 1.
 babylon_install() {
@@ -14,8 +15,9 @@ babylon_install() {
   mkdir -p "$dir"
   cp "$sources/bench/babylon/package.json" "$dir/"
   version() { node -p "require('$dir/node_modules/$1/package.json').version" 2>/dev/null || true; }
-  if [ "$(version @babylonjs/core)" != 9.31.0 ] || [ "$(version @babylonjs/loaders)" != 9.28.0 ]; then
-    echo "npm install @babylonjs/core@9.31.0 @babylonjs/loaders@9.28.0 into $dir" >&2
+  if [ "$(version @babylonjs/core)" != 9.31.0 ] || [ "$(version @babylonjs/loaders)" != 9.28.0 ] ||
+     [ "$(version meshoptimizer)" != 0.18.1 ]; then
+    echo "npm install @babylonjs/core@9.31.0 @babylonjs/loaders@9.28.0 meshoptimizer@0.18.1 into $dir" >&2
     (cd "$dir" && npm install --no-audit --no-fund --silent >&2) || { echo "skipped: npm install failed"; return 1; }
   fi
 }

@@ -97,6 +97,10 @@ const char* viewMissingBytes(const Layout& layout, int view, DecodedViews decode
 
 }  // namespace
 
+std::array<int, 3> viewsOf(const AccessorLayout& a) {
+    return {a.view, a.sparseCount > 0 ? a.sparseIndexView : -1, a.sparseCount > 0 ? a.sparseValueView : -1};
+}
+
 const char* missingBytes(const Layout& layout, const AccessorLayout& a, DecodedViews decoded) {
     const char* why = nullptr;
     if (a.view >= 0 && (why = viewMissingBytes(layout, a.view, decoded))) return why;
@@ -139,9 +143,16 @@ Result<std::vector<float>> decodeAccessor(const Asset& asset, int index) {
         if (!layout.buffers[b].noData && asset.buffers[b].size() < layout.buffers[b].byteLength)
             return fail(at, "Asset::buffers[" + std::to_string(b) + "] is shorter than its byteLength");
     const AccessorLayout& a = layout.accessors[static_cast<std::size_t>(index)];
-    if (const char* why = missingBytes(layout, a)) return fail(at, why);
+    // Meshopt-compressed views decoded as the loader decodes them, at most 2^20 elements (a
+    // skin's matrices, one a joint: maxNodes), checked before anything is allocated.
+    std::vector<std::vector<std::uint8_t>> views(layout.views.size());
+    if (const std::string why =
+            decodeMeshoptViewsOf(asset.document, layout, asset.buffers, a, 1u << 20, views);
+        !why.empty())
+        return fail(at, why);
+    if (const char* why = missingBytes(layout, a, views)) return fail(at, why);
     std::vector<float> out;
-    decodeAccessor(layout, a, asset.buffers, out);
+    decodeAccessor(layout, a, asset.buffers, out, views);
     return out;
 }
 

@@ -301,6 +301,7 @@ namespace {
 // Decoded animation accessors, each decoded and checked once, handed to the
 // channels (moved on the last use).
 struct KeyData {
+    const Json& document;
     const Layout& layout;
     const std::vector<SharedBytes>& buffers;
     std::vector<std::vector<float>> decoded;
@@ -308,14 +309,44 @@ struct KeyData {
     std::vector<int> usesLeft;        // channels still to take the decoded floats
     std::vector<double> first, last;  // key times, once checked (decoded may have moved on)
     std::vector<std::string>& warnings;
+    // Meshopt-compressed views (gltfpack -c), decoded when an accessor first reads one and let go
+    // once every accessor to be decoded that reads it has been: memory holds the views in use.
+    // validateDocument counted their bytes against maxKeyBytes, so no count limit is added here.
+    std::vector<std::vector<std::uint8_t>> views;
+    std::vector<int> viewReadersLeft;
+
+    // Counts, per view, the accessors buildClips will decode that read it: every sampler's
+    // input, the outputs of node channels.
+    void countViewReaders() {
+        std::vector<std::uint8_t> read(usesLeft.size(), 0);
+        for (const AnimationLayout& anim : layout.animations) {
+            for (const SamplerLayout& sampler : anim.samplers) read[std::size_t(sampler.input)] = 1;
+            for (const ChannelLayout& c : anim.channels)
+                if (c.trs) read[std::size_t(anim.samplers[c.sampler].output)] = 1;
+        }
+        for (std::size_t a = 0; a < read.size(); ++a)
+            if (read[a])
+                for (int v : viewsOf(layout.accessors[a]))
+                    if (v >= 0) ++viewReadersLeft[std::size_t(v)];
+    }
 
     Status decode(int accessor, const Where& at) {
         if (state[accessor] & 1) return Ok{};
         const AccessorLayout& a = layout.accessors[accessor];
-        if (const char* why = missingBytes(layout, a))
-            return fail(at, "accessors[" + n(accessor) + "]: " + why);
-        decodeAccessor(layout, a, buffers, decoded[accessor]);
+        const std::string label = "accessors[" + n(accessor) + "]: ";
+        const std::string why = decodeMeshoptViewsOf(document, layout, buffers, a, ~std::uint64_t(0), views);
+        if (!why.empty()) return fail(at, label + why);
+        if (const char* missing = missingBytes(layout, a, views)) return fail(at, label + missing);
+        if (a.sparseCount > 0 && !views[std::size_t(a.sparseIndexView)].empty()) {
+            const std::uint8_t* indices = views[std::size_t(a.sparseIndexView)].data() + a.sparseIndexOffset;
+            ROOTBAKE_TRY(
+                checkSparseIndices(a, indices, Where(Where(kRoot, "accessors"), std::size_t(accessor))));
+        }
+        decodeAccessor(layout, a, buffers, decoded[accessor], views);
         state[accessor] |= 1;
+        for (int v : viewsOf(a))
+            if (v >= 0 && --viewReadersLeft[std::size_t(v)] == 0)
+                std::vector<std::uint8_t>().swap(views[std::size_t(v)]);
         return Ok{};
     }
 
@@ -401,14 +432,18 @@ Status buildClips(const Json& document, const Layout& layout,
                   std::vector<Clip>& clips, std::vector<std::string>& warnings) {
     const Json* animations = member(document, "animations");
     const std::size_t accessors = layout.accessors.size();
-    KeyData keys{layout,
+    KeyData keys{document,
+                 layout,
                  buffers,
                  std::vector<std::vector<float>>(accessors),
                  std::vector<std::uint8_t>(accessors, 0),
                  std::vector<int>(accessors, 0),
                  std::vector<double>(accessors, 0.0),
                  std::vector<double>(accessors, 0.0),
-                 warnings};
+                 warnings,
+                 std::vector<std::vector<std::uint8_t>>(layout.views.size()),
+                 std::vector<int>(layout.views.size(), 0)};
+    keys.countViewReaders();
     for (const AnimationLayout& anim : layout.animations)
         for (const ChannelLayout& c : anim.channels)
             if (c.trs) {

@@ -19,6 +19,7 @@
 
 #include "gltf/asset.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -185,8 +186,14 @@ Status describeAccessors(const Json& document, Layout& layout);
 // Checks against the bytes (each buffer already holds byteLength bytes):
 // sparse indices are in range and strictly increasing.
 Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers);
+// The same for one sparse accessor's indices at p (a decoded view's bytes, for one that was not
+// in its buffer); errors name accessorAt.sparse.indices[k].
+Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const Where& accessorAt);
 
 // ---- accessor.cpp: decoding ------------------------------------------------
+
+// The views an accessor reads: its own, its sparse indices' and values' (-1: none).
+std::array<int, 3> viewsOf(const AccessorLayout& a);
 
 // Bytes that stand in for bufferViews whose own cannot be read: decoded[v], when not empty,
 // is bufferViews[v]'s content (byteLength bytes, meshopt-decoded), read instead of its buffer.
@@ -247,8 +254,15 @@ const Json* meshoptOf(const Json& view, const char** name = nullptr);
 // bufferViews[view]'s bytes (its byteLength) decoded from the extension object given, its filter
 // applied; at most maxCount elements, and never more than the stream could hold. nullptr, or
 // why they cannot be read (out is then empty). Any stream is safe: the library checks its bounds.
-const char* decodeMeshoptView(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
-                              std::size_t view, std::uint64_t maxCount, std::vector<std::uint8_t>& out);
+const char* decodeMeshoptView(const Json& extension, const Layout& layout,
+                              const std::vector<SharedBytes>& buffers, std::size_t view,
+                              std::uint64_t maxCount, std::vector<std::uint8_t>& out);
+// Decodes into decoded[v] (sized as bufferViews) each meshopt-compressed view that `accessor` reads
+// and decoded does not hold yet; views whose bytes are in their buffer are left empty. Empty, or
+// why one cannot be read ("bufferViews[3].extensions.EXT_meshopt_compression does not decode").
+std::string decodeMeshoptViewsOf(const Json& document, const Layout& layout,
+                                 const std::vector<SharedBytes>& buffers, const AccessorLayout& accessor,
+                                 std::uint64_t maxCount, std::vector<std::vector<std::uint8_t>>& decoded);
 
 // convert.cpp: a warning when every animation moves one node of its own, all joints of one
 // skin: an exporter's split of one animation (COLLADA2GLTF).

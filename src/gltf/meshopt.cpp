@@ -1,6 +1,7 @@
 // EXT_meshopt_compression (and KHR_meshopt_compression, whose version 0 streams are the same
-// bitstream): a bufferView's bytes decoded with Debian's libmeshoptimizer, for the analysis only
-// (the compressed bytes pass through the writer untouched).
+// bitstream): a bufferView's bytes decoded with Debian's libmeshoptimizer, for the analysis (the
+// body's mesh, animation keys) and the root bone's inverse bind matrices. One decoder for all:
+// the compressed bytes pass through the writer untouched.
 #include "gltf/internal.h"
 
 #include <meshoptimizer.h>
@@ -94,8 +95,9 @@ const char* decodeMeshoptView(const Json& extension, const Layout& layout, const
     const ViewLayout& parent = layout.views[view];
     if (count > parent.length / stride || count * stride != parent.length)
         return "count x byteStride is not the bufferView's byteLength";
-    if (count > maxCount) return "holds more elements than rootbake reads (2^20)";
-    if ((parent.length + kMaxExpansion - 1) / kMaxExpansion > length) return "says it decodes to more than 64 bytes per byte of it";
+    if (count > maxCount) return "holds more elements than rootbake reads";
+    if ((parent.length + kMaxExpansion - 1) / kMaxExpansion > length)
+        return "says it decodes to more than 64 bytes per byte of it";
 
     const unsigned char* bytes = buffers[std::size_t(buffer)].data() + offset;
     if (attributes && bytes[0] == 0xa1) return "is a version 1 stream, which Debian's meshoptimizer 0.18 does not decode";
@@ -114,6 +116,25 @@ const char* decodeMeshoptView(const Json& extension, const Layout& layout, const
     if (kind == Quaternion) meshopt_decodeFilterQuat(out.data(), std::size_t(count), std::size_t(stride));
     if (kind == Exponential) meshopt_decodeFilterExp(out.data(), std::size_t(count), std::size_t(stride));
     return nullptr;
+}
+
+std::string decodeMeshoptViewsOf(const Json& document, const Layout& layout,
+                                 const std::vector<SharedBytes>& buffers, const AccessorLayout& accessor,
+                                 std::uint64_t maxCount, std::vector<std::vector<std::uint8_t>>& decoded) {
+    const Json* views = member(document, "bufferViews");
+    for (int v : viewsOf(accessor)) {
+        if (v < 0 || !decoded[std::size_t(v)].empty()) continue;
+        const ViewLayout& view = layout.views[std::size_t(v)];
+        if (!view.compressed && !layout.buffers[std::size_t(view.buffer)].noData)
+            continue;  // its bytes are there
+        const char* name = nullptr;
+        const Json* extension = views ? meshoptOf((*views)[std::size_t(v)], &name) : nullptr;
+        if (!extension) continue;  // missingBytes says why it cannot be read
+        if (const char* why = decodeMeshoptView(*extension, layout, buffers, std::size_t(v), maxCount,
+                                                decoded[std::size_t(v)]))
+            return "bufferViews[" + std::to_string(v) + "].extensions." + name + " " + why;
+    }
+    return {};
 }
 
 }  // namespace rootbake::gltf

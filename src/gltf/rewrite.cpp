@@ -341,6 +341,11 @@ private:
     References refs_;
     std::size_t originalViews_ = 0;
     std::vector<std::uint8_t> reused_;  // per original bufferView: now holds rewritten data
+    struct Stream {
+        std::size_t buffer;
+        std::uint64_t offset, length;
+    };
+    std::vector<Stream> deadStreams_;  // meshopt streams of reused views: read by nothing now
 
     struct Placement {
         int view, buffer;
@@ -490,11 +495,10 @@ private:
         Json& accessor = doc_["accessors"][index];
         const Json* oldView = member(accessor, "bufferView");
         const int view = isIndex(oldView) ? oldView->get<int>() : -1;
-        const bool viewIsOurs = view >= 0 && refs_.view[view] == 1 &&
-                                !extension(doc_["bufferViews"][view], kMeshopt[0]) &&
-                                !extension(doc_["bufferViews"][view], kMeshopt[1]);
+        const bool viewIsOurs = view >= 0 && refs_.view[view] == 1;
         int newViewIndex;
         if (viewIsOurs) {
+            dropCompression(view);
             reused_[view] = 1;
             placements_.push_back({view, buffer, bytesOf(values)});
             newViewIndex = view;
@@ -520,6 +524,21 @@ private:
             accessor["max"] = bound(values, width, true);
         }
         return index;
+    }
+
+    // A meshopt view that only the rewritten accessor reads is reused for its new floats as they
+    // are: the extension goes, and its stream, which nothing reads now, is cut with the dead bytes.
+    void dropCompression(int view) {
+        Json& v = doc_["bufferViews"][view];
+        for (const char* name : kMeshopt) {
+            const Json* ext = extension(v, name);
+            if (!ext) continue;
+            if (const Json* b = member(*ext, "buffer"); isIndex(b))
+                deadStreams_.push_back(
+                    {b->get<std::size_t>(), uintOf(*ext, "byteOffset"), uintOf(*ext, "byteLength")});
+            v["extensions"].erase(name);
+            if (v["extensions"].empty()) v.erase("extensions");
+        }
     }
 
     // A new channel of `node` with its own sampler and accessors.
@@ -672,6 +691,9 @@ private:
                 live.push_back(r);
             }
         }
+        for (const Stream& d : deadStreams_)
+            if (d.buffer < buffers && d.offset + d.length <= uintOf(doc_["buffers"][d.buffer], "byteLength"))
+                dead.push_back({int(d.buffer), d.offset, d.length, 0, nullptr});
         if (dead.empty()) return;
         auto byStartOf = [](const Range& a, const Range& b) {
             return std::tie(a.buffer, a.offset) < std::tie(b.buffer, b.offset);

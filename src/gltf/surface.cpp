@@ -46,11 +46,6 @@ const Json* dracoOf(const Json& primitive) {
     return ext && ext->is_object() ? member(*ext, "KHR_draco_mesh_compression") : nullptr;
 }
 
-// The views an accessor reads: its own, its sparse indices' and values' (-1: none).
-std::array<int, 3> viewsOf(const AccessorLayout& a) {
-    return {a.view, a.sparseCount > 0 ? a.sparseIndexView : -1, a.sparseCount > 0 ? a.sparseValueView : -1};
-}
-
 bool holdsBytes(const Layout& layout, int view) {
     const ViewLayout& v = layout.views[std::size_t(view)];
     return !v.compressed && !layout.buffers[std::size_t(v.buffer)].noData;

@@ -469,7 +469,28 @@ struct ChannelClaims {
     std::vector<int> firstChannel;  // per node and slot, the channel of this animation animating it; -1: none
     std::vector<std::size_t> used;  // the slots this animation set, to reset after it
     std::uint64_t keyBytes = 0;     // decoded floats of every node channel so far: each gets its own copy
+    std::vector<std::uint8_t> viewClaimed;  // per bufferView: its decoded bytes counted in keyBytes
 };
+
+// The views without bytes in their buffer (meshopt-compressed) that the key data reads are
+// decoded whole (docs/limits.md): their byteLength counts against maxKeyBytes, once per view.
+void claimDecodedViews(const Layout& layout, int accessor, ChannelClaims& claims) {
+    if (claims.viewClaimed.empty()) claims.viewClaimed.assign(layout.views.size(), 0);
+    for (int v : viewsOf(layout.accessors[std::size_t(accessor)])) {
+        if (v < 0 || claims.viewClaimed[std::size_t(v)]) continue;
+        const ViewLayout& view = layout.views[std::size_t(v)];
+        if (!view.compressed && !layout.buffers[std::size_t(view.buffer)].noData) continue;
+        claims.viewClaimed[std::size_t(v)] = 1;
+        claims.keyBytes += view.length;
+    }
+}
+
+Status checkKeyBytes(const Where& at, std::size_t animation, const LoadLimits& limits,
+                     const ChannelClaims& claims) {
+    if (claims.keyBytes <= limits.maxKeyBytes) return Ok{};
+    return fail(at, "the key data of animations[0.." + n(animation) + "] decodes to more than maxKeyBytes (" +
+                        n(limits.maxKeyBytes) + " bytes in all)");
+}
 
 // Channel c of animations[animation]: its sampler and target, its output, and no node path
 // animated twice in one animation.
@@ -507,9 +528,8 @@ Status validateChannel(const Json& jc, const Where& cat, std::size_t c, std::siz
         const AccessorLayout& input = layout.accessors[sampler.input];
         const AccessorLayout& output = layout.accessors[sampler.output];
         claims.keyBytes += 4 * (input.count + output.count * static_cast<std::uint64_t>(output.components));
-        if (claims.keyBytes > limits.maxKeyBytes)
-            return fail(cat, "the key data of animations[0.." + n(animation) + "] decodes to more than maxKeyBytes (" +
-                                 n(limits.maxKeyBytes) + " bytes in all)");
+        claimDecodedViews(layout, sampler.output, claims);
+        ROOTBAKE_TRY(checkKeyBytes(cat, animation, limits, claims));
     }
     if (slot < 0) return Ok{};
     ROOTBAKE_TRY(validateOutput(cat, slot, std::size_t(channel.sampler), sampler, layout));
@@ -540,6 +560,8 @@ Status validateAnimations(const Json* animations, const LoadLimits& limits, std:
         for (std::size_t s = 0; s < samplers->size(); ++s) {
             SamplerLayout sampler;
             ROOTBAKE_TRY(validateSampler((*samplers)[s], Where(sa, s), limits, layout, sampler));
+            claimDecodedViews(layout, sampler.input, claims);  // every sampler's times are read
+            ROOTBAKE_TRY(checkKeyBytes(Where(Where(sa, s), "input"), i, limits, claims));
             out.samplers.push_back(sampler);
         }
         const Where ca(at, "channels");
@@ -609,38 +631,43 @@ Status describeAccessors(const Json& document, Layout& layout) {
     return describe(document, true, unlimited, layout);
 }
 
+Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const Where& accessorAt) {
+    const int size = componentSize(static_cast<std::uint64_t>(a.sparseIndexType));
+    std::uint64_t previous = 0;
+    for (std::uint64_t k = 0; k < a.sparseCount; ++k, p += size) {
+        std::uint64_t index = 0;
+        if (size == 1)
+            index = *p;
+        else if (size == 2) {
+            std::uint16_t v;
+            std::memcpy(&v, p, 2);
+            index = v;
+        } else {
+            std::uint32_t v;
+            std::memcpy(&v, p, 4);
+            index = v;
+        }
+        const Where sparse(accessorAt, "sparse"), indices(sparse, "indices"), at(indices, k);
+        if (index >= a.count)
+            return fail(at, "index " + n(index) + " out of range (" + n(a.count) + " elements)");
+        if (k > 0 && index <= previous)
+            return fail(at, "index " + n(index) + " after " + n(previous) +
+                                " (sparse indices must strictly increase)");
+        previous = index;
+    }
+    return Ok{};
+}
+
 Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers) {
     const Where all(kRoot, "accessors");
     for (std::size_t i = 0; i < layout.accessors.size(); ++i) {
         const AccessorLayout& a = layout.accessors[i];
         if (a.sparseCount == 0) continue;
         const ViewLayout& view = layout.views[a.sparseIndexView];
-        if (view.compressed || layout.buffers[view.buffer].noData) continue;  // bytes we cannot see
+        // Bytes we cannot see: a compressed view is checked once decoded (checkSparseIndices).
+        if (view.compressed || layout.buffers[view.buffer].noData) continue;
         const std::uint8_t* p = buffers[view.buffer].data() + view.offset + a.sparseIndexOffset;
-        const int size = componentSize(static_cast<std::uint64_t>(a.sparseIndexType));
-        std::uint64_t previous = 0;
-        for (std::uint64_t k = 0; k < a.sparseCount; ++k, p += size) {
-            std::uint64_t index = 0;
-            if (size == 1)
-                index = *p;
-            else if (size == 2) {
-                std::uint16_t v;
-                std::memcpy(&v, p, 2);
-                index = v;
-            } else {
-                std::uint32_t v;
-                std::memcpy(&v, p, 4);
-                index = v;
-            }
-            const Where accessor(all, i), sparse(accessor, "sparse"), indices(sparse, "indices"),
-                at(indices, k);
-            if (index >= a.count)
-                return fail(at, "index " + n(index) + " out of range (" + n(a.count) + " elements)");
-            if (k > 0 && index <= previous)
-                return fail(at, "index " + n(index) + " after " + n(previous) +
-                                    " (sparse indices must strictly increase)");
-            previous = index;
-        }
+        ROOTBAKE_TRY(checkSparseIndices(a, p, Where(all, i)));
     }
     return Ok{};
 }
