@@ -393,7 +393,7 @@ TEST_CASE("bake (executable): writes the asset and its sidecar, deterministicall
     CHECK(a == b);  // byte-identical
 
     const Json sidecar = Json::parse(a[1].second.begin(), a[1].second.end());
-    CHECK(sidecar["schema"] == "rootbake.sidecar/1");
+    CHECK(sidecar["schema"] == "rootbake.sidecar/2");
     CHECK(sidecar["input"] == "biped.glb");
     CHECK(sidecar["output"] == "walk.glb");
     CHECK(sidecar["inputSha256"] == sha256Hex(readBytes(dir.path / "biped.glb")));  // FIPS-checked in writer_test

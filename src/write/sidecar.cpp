@@ -38,7 +38,20 @@ Json trackJson(const SidecarClip& c) {
     for (std::size_t i = 0; i + 2 < c.translation.size(); i += 3)
         track["translation"].push_back(vec3({c.translation[i], c.translation[i + 1], c.translation[i + 2]}));
     track["yaw"] = numbers(c.yaw);
+    track["distance"] = numbers(c.distance);
     return track;
+}
+
+Json markersJson(const SidecarMarkers& m) {
+    Json events = Json::array();
+    for (const SidecarFootEvent& e : m.events)
+        events.push_back(Json{{"time", unsignedZero(e.time)},
+                              {"type", e.type},
+                              {"side", e.side},
+                              {"contact", nodeRef(true, e.contact)}});
+    Json phase{{"contact", nodeRef(m.hasPhaseContact, m.phaseContact)}, {"anchors", numbers(m.phaseAnchors)}};
+    Json stop = m.hasStop ? Json(unsignedZero(m.stop)) : Json(nullptr);
+    return Json{{"events", std::move(events)}, {"phase", std::move(phase)}, {"stop", std::move(stop)}};
 }
 
 Json contactsJson(const SidecarClip& c) {
@@ -79,6 +92,7 @@ Json toJson(const SidecarClip& c) {
     out["averageAngularSpeedDegrees"] = unsignedZero(c.averageAngularSpeed * kDegreesPerRadian);
     out["track"] = trackJson(c);
     out["contacts"] = contactsJson(c);
+    out["markers"] = markersJson(c.markers);
     const SidecarContactEvidence& e = c.contactEvidence;
     if (c.hasContactEvidence)
         out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
@@ -92,6 +106,13 @@ Json toJson(const SidecarClip& c) {
     out["reason"] = c.reason;
     out["warnings"] = c.warnings;
     return out;
+}
+
+Json toAnimationExtras(const SidecarMarkers& m) {
+    Json markers = markersJson(m);
+    if (!m.hasPhaseContact) markers.erase("phase");
+    if (!m.hasStop) markers.erase("stop");
+    return Json{{"markers", std::move(markers)}};
 }
 
 Json toJson(const Sidecar& s) {
