@@ -154,11 +154,16 @@ int choosePhaseContact(const std::vector<Side>& sides, const std::vector<FootEve
     return -1;
 }
 
-// The first sample where the motion reverses, or -1.
-int findReversal(const std::vector<glm::dvec3>& steps, const std::vector<double>& path,
+// The horizontal move from sample i to i + 1.
+glm::dvec3 stepOf(const MotionTrack& track, std::size_t i, const glm::dvec3& up) {
+    return core::horizontal(track.translation[i + 1] - track.translation[i], up);
+}
+
+// The first sample where the motion reverses, or -1. path[i]: the path length to sample i.
+int findReversal(const MotionTrack& track, const std::vector<double>& path, const glm::dvec3& up,
                  double minimumTravel) {
-    for (std::size_t i = 1; i < steps.size(); ++i) {
-        const bool opposite = glm::dot(steps[i - 1], steps[i]) < 0.0;
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+        const bool opposite = glm::dot(stepOf(track, i - 1, up), stepOf(track, i, up)) < 0.0;
         const bool movedBefore = path[i] >= minimumTravel,
                    movesAfter = path.back() - path[i] >= minimumTravel;
         if (opposite && movedBefore && movesAfter) return int(i);
@@ -183,25 +188,21 @@ DistanceCurve measureDistance(const MotionTrack& track, const glm::dvec3& up, do
     DistanceCurve curve;
     const std::size_t count = track.times.size();
     if (count == 0) return curve;
-    // steps[i]: the horizontal move from sample i to i + 1; path[i]: the path length to sample i.
-    std::vector<glm::dvec3> steps;
-    std::vector<double> path{0.0};
-    int lastMoving = -1;  // the last step faster than standing
-    for (std::size_t i = 1; i < count; ++i) {
-        steps.push_back(core::horizontal(track.translation[i] - track.translation[i - 1], up));
-        path.push_back(path.back() + glm::length(steps.back()));
-        const double dt = track.times[i] - track.times[i - 1];
-        if (glm::length(steps.back()) > standingSpeed * dt) lastMoving = int(i - 1);
+    // The path length to each sample; no other array (a track may have 2^18 samples).
+    std::vector<double>& path = curve.distance;
+    path.reserve(count);
+    path.push_back(0.0);
+    std::size_t moving = 0;  // samples up to the end of the last step faster than standing; 0: none
+    for (std::size_t i = 0; i + 1 < count; ++i) {
+        const double step = glm::length(stepOf(track, i, up));
+        path.push_back(path.back() + step);
+        if (step > standingSpeed * (track.times[i + 1] - track.times[i])) moving = i + 1;
     }
-    int zero = -1;  // the sample the distance counts from
-    const bool endsStopped = lastMoving >= 0 && lastMoving + 1 < int(steps.size());
-    if (endsStopped)
-        zero = lastMoving + 1;
-    else
-        zero = findReversal(steps, path, minimumTravel);
-    curve.distance = path;
+    const bool endsStopped = moving > 0 && moving + 1 < count;
+    const int zero = endsStopped ? int(moving) : findReversal(track, path, up, minimumTravel);
     if (zero < 0) return curve;
-    for (double& d : curve.distance) d -= path[std::size_t(zero)];
+    const double atZero = path[std::size_t(zero)];
+    for (double& d : path) d -= atZero;
     curve.stop = track.times[std::size_t(zero)];
     return curve;
 }
