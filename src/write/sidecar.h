@@ -24,4 +24,8 @@ nlohmann::ordered_json toAnimationExtras(const SidecarMarkers& markers);
 // The whole document (its clips by toJson above).
 nlohmann::ordered_json toJson(const Sidecar& sidecar);
 
+// The file's bytes: toJson(sidecar).dump(2) and a newline, printed straight into the bytes (a
+// track of 2^18 samples prints 40 MB: the text is not held twice).
+std::vector<std::uint8_t> sidecarBytes(const Sidecar& sidecar);
+
 }  // namespace rootbake
