@@ -185,6 +185,18 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
             for (int j = 0; j < 3; ++j) same = same && c.translation[3 * k + j] == a.track.translation[k][j];
         }
         CHECK(same);
+        CHECK(c.distance == a.markers.distance);
+        CHECK(c.markers.phaseAnchors == a.markers.phaseAnchors);
+        CHECK(c.markers.hasStop == a.markers.stop.has_value());
+        REQUIRE(c.markers.events.size() == a.markers.events.size());
+        for (std::size_t k = 0; k < c.markers.events.size(); ++k) {
+            const FootEvent& e = a.markers.events[k];
+            CHECK(c.markers.events[k].time == e.time);
+            CHECK(c.markers.events[k].type == footEventName(e.type));
+            CHECK(c.markers.events[k].side == sideName(a.markers.sides[std::size_t(e.contact)]));
+            CHECK(c.markers.events[k].contact.index ==
+                  asset->rig.gltfIndex[std::size_t(a.planting[std::size_t(e.contact)].node)]);
+        }
         CHECK(rt::validateTrack(c.track()).empty());
     }
 }
@@ -232,8 +244,13 @@ TEST_CASE("sidecar read: every broken rule is one line naming the file and the J
     const std::vector<Case> cases = {
         {"not an object", [](Json& d) { d = Json::array(); }, "document: expected an object"},
         {"no schema", [](Json& d) { d.erase("schema"); }, "document: missing \"schema\""},
-        {"other schema", [](Json& d) { d["schema"] = "rootbake.sidecar/2"; },
-         "schema: \"rootbake.sidecar/2\" is not rootbake.sidecar/1"},
+        {"a newer schema", [](Json& d) { d["schema"] = "rootbake.sidecar/3"; },
+         "schema: \"rootbake.sidecar/3\" is a newer version than this reader's (rootbake.sidecar/1 and /2): "
+         "update rootbake/sidecar_loader.h"},
+        {"another schema", [](Json& d) { d["schema"] = "rootbake.sidecar/02"; },
+         "schema: \"rootbake.sidecar/02\" is not rootbake.sidecar/1 and /2"},
+        {"another document", [](Json& d) { d["schema"] = "gltf"; },
+         "schema: \"gltf\" is not rootbake.sidecar/1 and /2"},
         {"generator a number", [](Json& d) { d["generator"] = 1; }, "generator: expected a string"},
         {"no clips", [](Json& d) { d.erase("clips"); }, "document: missing \"clips\""},
         {"clips an object", [](Json& d) { d["clips"] = Json::object(); }, "clips: expected an array"},
@@ -340,6 +357,99 @@ TEST_CASE("sidecar read: every broken rule is one line naming the file and the J
         auto read = parseSidecar(text, kName);
         REQUIRE_FALSE(read.ok());
         CHECK(read.error().message == std::string(kName) + ": nested deeper than 32 levels");
+    }
+}
+
+namespace {
+
+// knownSidecar as a sidecar/2: the walk's left foot down at 0.25 s (phase 0) and up at 0.6, the
+// right down at 0.75; its path 0, 0.6, 1.2 m; the idle without markers.
+Json knownSidecar2() {
+    Json doc = knownSidecar();
+    doc["schema"] = "rootbake.sidecar/2";
+    Json& walk = doc["clips"][0];
+    walk["track"]["distance"] = {0.0, 0.6, 1.2};
+    walk["markers"] = {
+        {"events",
+         Json::array(
+             {{{"time", 0.25}, {"type", "down"}, {"side", "left"}, {"contact", node("LeftToe", 18)}},
+              {{"time", 0.6}, {"type", "up"}, {"side", "left"}, {"contact", node("LeftToe", 18)}},
+              {{"time", 0.75}, {"type", "down"}, {"side", "right"}, {"contact", node("RightToe", 24)}}})},
+        {"phase", {{"contact", node("LeftToe", 18)}, {"anchors", {0.25}}}},
+        {"stop", nullptr}};
+    Json& idle = doc["clips"][1];
+    idle["track"]["distance"] = {0.0, 0.0, 0.0};
+    idle["markers"] = {{"events", Json::array()},
+                       {"phase", {{"contact", nullptr}, {"anchors", Json::array()}}},
+                       {"stop", 1.5}};
+    return doc;
+}
+
+}  // namespace
+
+TEST_CASE("sidecar read: a sidecar/2's markers and distance read back; a sidecar/1 has none") {
+    const Sidecar sidecar = mustParse(knownSidecar2().dump());
+    CHECK(sidecar.schema == "rootbake.sidecar/2");
+    const SidecarClip& walk = sidecar.clips[0];
+    CHECK(walk.distance == std::vector<double>{0.0, 0.6, 1.2});
+    REQUIRE(walk.markers.events.size() == 3);
+    CHECK(walk.markers.events[2].time == 0.75);
+    CHECK(walk.markers.events[2].type == "down");
+    CHECK(walk.markers.events[2].side == "right");
+    CHECK(walk.markers.events[2].contact.index == 24);
+    CHECK(walk.markers.eventTimes() == std::vector<double>{0.25, 0.6, 0.75});
+    CHECK(walk.markers.hasPhaseContact);
+    CHECK(walk.markers.phaseContact.name == "LeftToe");
+    CHECK(walk.markers.phaseAnchors == std::vector<double>{0.25});
+    CHECK_FALSE(walk.markers.hasStop);
+    CHECK(sidecar.clips[1].markers.hasStop);
+    CHECK(sidecar.clips[1].markers.stop == 1.5);
+    // The phase of the walk: 0.5 at 0.75 s, half a cycle after the left foot's down.
+    CHECK(rt::phaseAt(walk.markers.phaseAnchors, walk.duration, 0.75) == doctest::Approx(0.5));
+
+    const Sidecar old = mustParse(knownSidecar().dump());
+    CHECK(old.clips[0].distance.empty());
+    CHECK(old.clips[0].markers.events.empty());
+    CHECK_FALSE(old.clips[0].markers.hasPhaseContact);
+}
+
+TEST_CASE("sidecar read: a sidecar/2 that breaks a rule of its markers is one line naming the path") {
+    struct Case {
+        const char* what;
+        std::function<void(Json&)> edit;
+        const char* message;
+    };
+    const std::vector<Case> cases = {
+        {"no markers", [](Json& d) { d["clips"][0].erase("markers"); }, "clips[0]: missing \"markers\""},
+        {"no distance", [](Json& d) { d["clips"][0]["track"].erase("distance"); },
+         "clips[0].track: missing \"distance\""},
+        {"distance short", [](Json& d) { d["clips"][0]["track"]["distance"].erase(2); },
+         "clips[0].track.distance: 2 keys, times has 3"},
+        {"event type", [](Json& d) { d["clips"][0]["markers"]["events"][1]["type"] = "land"; },
+         "clips[0].markers.events[1].type: \"land\" is not one of down, up"},
+        {"event at the duration", [](Json& d) { d["clips"][0]["markers"]["events"][2]["time"] = 1.0; },
+         "clips[0].markers.events[2].time: not before the clip's duration"},
+        {"events out of order", [](Json& d) { d["clips"][0]["markers"]["events"][1]["time"] = 0.1; },
+         "clips[0].markers.events[1].time: before the event ahead of it"},
+        {"event without contact", [](Json& d) { d["clips"][0]["markers"]["events"][0].erase("contact"); },
+         "clips[0].markers.events[0]: missing \"contact\""},
+        {"anchors not increasing",
+         [](Json& d) {
+             d["clips"][0]["markers"]["phase"]["anchors"] = {0.5, 0.25};
+         },
+         "clips[0].markers.phase.anchors[1]: not after anchors[0]"},
+        {"anchors without contact", [](Json& d) { d["clips"][0]["markers"]["phase"]["contact"] = nullptr; },
+         "clips[0].markers.phase.anchors: a phase needs a contact and anchors"},
+        {"stop negative", [](Json& d) { d["clips"][1]["markers"]["stop"] = -1.0; },
+         "clips[1].markers.stop: expected a number >= 0"},
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.what);
+        Json doc = knownSidecar2();
+        c.edit(doc);
+        auto read = parseSidecar(doc.dump(), kName);
+        REQUIRE_FALSE(read.ok());
+        CHECK(read.error().message == std::string(kName) + ": " + c.message);
     }
 }
 

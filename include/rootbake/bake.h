@@ -245,6 +245,49 @@ struct MotionTrack {
     std::vector<double> yaw;  // unwrapped
 };
 
+// ---- markers: footsteps, phase and distance -------------------------------------
+
+// The side of the body a contact is on, from the rest pose in character space
+// (docs/analysis.md, "Markers"): left/right along the lateral axis; front/back too on a
+// rig with more than two contacts (a quadruped). None: on the midline.
+enum class Side : std::uint8_t { None, Left, Right, Front, Back, FrontLeft, FrontRight, BackLeft, BackRight };
+const char* sideName(Side side);  // "", "left", "right", "front", "back", "frontLeft", ...
+
+enum class FootEventType : std::uint8_t { Down, Up };
+const char* footEventName(FootEventType type);  // "down", "up"
+
+// A contact touching down (a stance begins) or lifting off (it ends).
+struct FootEvent {
+    double time = 0.0;  // s from the clip start, in [0, duration): an event at the loop's end is at 0
+    FootEventType type = FootEventType::Down;
+    int contact = 0;  // index in ClipAnalysis::planting
+};
+
+// What engines sync, notify and distance-match on (sync markers, footstep notifies, a
+// distance curve), derived from the planted intervals and the track.
+struct ClipMarkers {
+    std::vector<Side> sides;           // per contact, as ClipAnalysis::planting
+    std::vector<FootEvent> events;     // by time, then contact, a down before an up
+    int phaseContact = -1;             // index in planting: phase 0 at its downs; -1: no phase
+    std::vector<double> phaseAnchors;  // s, increasing: its down times, each the start of a cycle
+    // Per track sample: the distance along the horizontal path, scene units, from the clip's
+    // start; with a stop or pivot, from it (negative before it: the distance left).
+    std::vector<double> distance;
+    std::optional<double> stop;  // s: the stop or pivot the distance counts from; unset: none
+};
+
+// The distance along a track's horizontal path (perpendicular to up), per sample. A track
+// that ends stopped (its last step slower than standingSpeed, units/s, after moving faster)
+// counts to the sample where it came to rest; one whose motion reverses (two steps in
+// opposite directions, after and before at least minimumTravel, scene units) counts to the
+// reversal: negative before, as Unreal's DistanceCurveModifier. stop: that sample's time.
+struct DistanceCurve {
+    std::vector<double> distance;
+    std::optional<double> stop;
+};
+DistanceCurve measureDistance(const MotionTrack& track, const glm::dvec3& up, double standingSpeed,
+                              double minimumTravel);
+
 struct ClipAnalysis {
     Source source = Source::None;
     int root = -1;       // rig index, -1 when the clip animates no position
@@ -265,6 +308,7 @@ struct ClipAnalysis {
     MotionTrack track;
     std::vector<ContactPlanting> planting;  // every contact node's planted intervals
     ContactEvidence evidence;               // source footContact only
+    ClipMarkers markers;                    // events and phase from planting; distance from track
 
     // What the in-place rewrite needs (removeMotion).
     bool removesRootTravel = false;  // the travel is in the root's keys
@@ -304,6 +348,10 @@ double sampleCap(const Clip& clip);
 // a forced source that cannot be had); a clip that simply has nothing to
 // analyse gets source None and a reason.
 Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options);
+
+// The markers of an analysed clip: events and phase from its planted intervals, sides from
+// the rest pose, the distance from its track (docs/analysis.md, "Markers").
+ClipMarkers markClip(const Rig& rig, const ClipAnalysis& analysis, const Options& options);
 
 // ---- in place -----------------------------------------------------------------
 

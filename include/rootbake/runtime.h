@@ -534,6 +534,144 @@ inline RootDelta follow(Playback& follower, const Track& track, const Playback& 
     return advanceTo(follower, track, master.clipTime);
 }
 
+// ---- markers and phase ---------------------------------------------------------------------------
+
+// The sidecar's markers: `markers.events` (foot down and up; SidecarMarkers::eventTimes gives
+// their times) and `markers.phase.anchors` (the chosen foot's downs, each the start of a cycle).
+// Both are clip-local times, sorted, in [0, duration).
+
+// Calls visit(i) for every marker times[i] that a playback passes while its clip time moves from
+// `fromClipTime` to `toClipTime` (unrolled, as Playback::clipTime; clamped as an advance clamps):
+// forward (from, to], backward [to, from), through every loop seam and ping-pong turn, in the
+// order passed. Markers outside the playback's range are never passed. Returns how many.
+// Usage: double before = walk.clipTime; rt::advance(walk, track, dt);
+//        rt::markersPassed(walk, eventTimes, before, walk.clipTime, [&](std::size_t i) { ... });
+template <class Visit>
+std::size_t markersPassed(const Playback& playback, Span<double> times, double fromClipTime,
+                          double toClipTime, Visit&& visit) {
+    const double a = clampClipTime(playback, fromClipTime), b = clampClipTime(playback, toClipTime);
+    const double d = playback.duration;
+    if (a == b || times.empty() || !(d > 0)) return 0;
+    const bool forward = b > a;
+    const double low = std::min(a, b), high = std::max(a, b);
+    // Iterations (legs) overlapping [low, high]; an end on a seam belongs to both.
+    const auto first = static_cast<std::int64_t>(std::floor(low / d));
+    const auto last = static_cast<std::int64_t>(std::floor(high / d));
+    std::size_t count = 0;
+    for (std::int64_t step = 0; step <= last - first; ++step) {
+        const std::int64_t leg = forward ? first + step : last - step;
+        const bool backwardLeg = playback.options.mode == LoopMode::PingPong && (leg % 2 != 0);
+        // Within a leg, clip time grows with local time on a forward leg, falls on a backward one.
+        const bool ascending = forward != backwardLeg;
+        for (std::size_t k = 0; k < times.size(); ++k) {
+            const std::size_t i = ascending ? k : times.size() - 1 - k;
+            const double offset = times[i] - playback.from;
+            if (offset < 0 || offset >= d) continue;
+            const double c = static_cast<double>(leg) * d + (backwardLeg ? d - offset : offset);
+            const bool passed = forward ? (a < c && c <= b) : (b <= c && c < a);
+            if (!passed) continue;
+            visit(i);
+            ++count;
+        }
+    }
+    return count;
+}
+
+// Empty when `anchors` can carry a phase over a loop of `duration` s: at least one, sorted,
+// strictly increasing, in [0, duration); else one line.
+inline std::string validatePhaseAnchors(Span<double> anchors, double duration) {
+    if (anchors.empty()) return "phase: no anchors (the clip has no foot down)";
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        if (!(anchors[i] >= 0 && anchors[i] < duration))
+            return "phase: anchors[" + std::to_string(i) + "] is not in [0, duration)";
+        if (i > 0 && !(anchors[i] > anchors[i - 1]))
+            return "phase: anchors[" + std::to_string(i) + "] is not after anchors[" + std::to_string(i - 1) +
+                   "]";
+    }
+    return {};
+}
+
+// Cycles passed at unrolled clip-local time t (t = local time + whole loops of `duration`): a
+// cycle runs from one anchor to the next, the last to the first of the next loop, and the phase
+// grows linearly in it. So cycleProgress is n per loop (n anchors), 0 at anchors[0] of loop 0,
+// continuous and increasing; its fraction is the phase. Anchors as validatePhaseAnchors accepts.
+inline double cycleProgress(Span<double> anchors, double duration, double t) {
+    const std::size_t n = anchors.size();
+    const double shifted = t - anchors[0];
+    const double loop = std::floor(shifted / duration);
+    const double r = std::clamp(shifted - loop * duration, 0.0, duration);  // since anchors[0]
+    std::size_t j = 0;                                                      // the cycle r is in
+    while (j + 1 < n && anchors[j + 1] - anchors[0] <= r) ++j;
+    const double begin = anchors[j] - anchors[0];
+    const double end = j + 1 < n ? anchors[j + 1] - anchors[0] : duration;
+    return loop * static_cast<double>(n) + static_cast<double>(j) + (r - begin) / (end - begin);
+}
+
+// The inverse: the unrolled clip-local time at which cycleProgress reaches `progress`.
+inline double timeAtCycleProgress(Span<double> anchors, double duration, double progress) {
+    const auto n = static_cast<double>(anchors.size());
+    const double loop = std::floor(progress / n);
+    const double within = progress - loop * n;  // [0, n)
+    const auto j = std::min(anchors.size() - 1, static_cast<std::size_t>(std::floor(within)));
+    const double begin = anchors[j];
+    const double end = j + 1 < anchors.size() ? anchors[j + 1] : anchors[0] + duration;
+    return loop * duration + begin + (within - static_cast<double>(j)) * (end - begin);
+}
+
+// The phase, in [0, 1), at clip-local time t: 0 at each anchor (the chosen foot's down).
+inline double phaseAt(Span<double> anchors, double duration, double t) {
+    const double progress = cycleProgress(anchors, duration, t);
+    const double phase = progress - std::floor(progress);
+    return phase < 1 ? phase : 0;
+}
+
+// The clip-local time, in [0, duration), at which cycle `cycle` (0: the one that starts at
+// anchors[0]; taken modulo the anchors) reaches `phase` (wrapped into [0, 1)).
+inline double timeAtPhase(Span<double> anchors, double duration, double phase, std::size_t cycle = 0) {
+    const double wrapped = phase - std::floor(phase);
+    const double t =
+        timeAtCycleProgress(anchors, duration, static_cast<double>(cycle % anchors.size()) + wrapped);
+    const double local = t - std::floor(t / duration) * duration;
+    return local < duration ? local : 0;
+}
+
+// The cycles a Loop (or Once) playback has passed: cycleProgress at its unrolled local time, its
+// range start plus its clip time. Anchors in the playback's range.
+inline double playbackCycleProgress(const Playback& playback, Span<double> anchors) {
+    return cycleProgress(anchors, playback.duration, playback.from + playback.clipTime);
+}
+
+// A playback synchronized with a leader by markers, as an engine's sync group: the follower's
+// cycle progress follows the leader's, so its foot downs land on the leader's (phase 0 on phase
+// 0, a half cycle on a half cycle) whatever the two clips' lengths, and it plays faster or slower
+// to stay in step. It keeps the difference of whole cycles it started with.
+struct MarkerFollower {
+    Playback playback{};
+    double cycleOffset = 0;  // follower progress = leader progress + cycleOffset
+};
+
+// Starts a follower at the leader's phase, in its own first cycle. Both tracks loop over their
+// whole clip (Loop mode); anchors as validatePhaseAnchors accepts, each for its own track.
+inline MarkerFollower playMarkerFollower(const Track& track, Span<double> anchors, const Playback& leader,
+                                         Span<double> leaderAnchors) {
+    PlaybackOptions options;  // Loop forever over the whole clip: the leader decides when it stops
+    MarkerFollower follower{play(track, options), 0.0};
+    const double leaderProgress = playbackCycleProgress(leader, leaderAnchors);
+    follower.cycleOffset = -std::floor(leaderProgress);
+    seek(follower.playback, track,
+         timeAtCycleProgress(anchors, follower.playback.duration, leaderProgress + follower.cycleOffset));
+    return follower;
+}
+
+// The follower's delta up to the leader's phase now: call after advancing the leader.
+inline RootDelta followMarkers(MarkerFollower& follower, const Track& track, Span<double> anchors,
+                               const Playback& leader, Span<double> leaderAnchors) {
+    const double progress = playbackCycleProgress(leader, leaderAnchors) + follower.cycleOffset;
+    return advanceTo(
+        follower.playback, track,
+        timeAtCycleProgress(anchors, follower.playback.duration, progress) - follower.playback.from);
+}
+
 // ---- authority -----------------------------------------------------------------------------------
 
 // Deduplicates the warning for a target that is not under animation authority.

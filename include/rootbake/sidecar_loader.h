@@ -45,6 +45,32 @@ struct SidecarContact {
     double stanceShare = 0;       // fraction of the clip in stance
 };
 
+// A contact touching down or lifting off (docs/sidecar.md, `markers.events`).
+struct SidecarFootEvent {
+    double time = 0;      // s from the clip start, in [0, duration)
+    std::string type;     // "down" or "up"
+    std::string side;     // "left", "right", "front", "back", "frontLeft", ...; empty: on the midline
+    SidecarNode contact;  // the contact node
+};
+
+// Footsteps and phase (docs/sidecar.md, `markers`); empty for a sidecar/1 and a clip without
+// contacts.
+struct SidecarMarkers {
+    std::vector<SidecarFootEvent> events;  // by time
+    bool hasPhaseContact = false;          // false: null in the sidecar (no phase)
+    SidecarNode phaseContact;              // the foot whose downs are phase 0
+    std::vector<double> phaseAnchors;      // s, increasing, in [0, duration): each starts a cycle
+    bool hasStop = false;                  // false: null in the sidecar
+    double stop = 0;                       // s: the stop or pivot track.distance counts from
+
+    // The events' times, for runtime::markersPassed (which reports indices into events).
+    std::vector<double> eventTimes() const {
+        std::vector<double> times;
+        for (const SidecarFootEvent& e : events) times.push_back(e.time);
+        return times;
+    }
+};
+
 // A footContact clip's evidence for its deduced travel (docs/sidecar.md).
 struct SidecarContactEvidence {
     double flightShare = 0;     // fraction of the clip with no contact in stance
@@ -84,7 +110,11 @@ struct SidecarClip {
     std::vector<double> times;        // s, strictly increasing, first 0, last = duration
     std::vector<double> translation;  // x, y, z per key, flat
     std::vector<double> yaw;          // rad per key; empty when the sidecar gives none
+    // Per key, scene units along the horizontal path; negative before markers.stop. Empty in a
+    // sidecar/1.
+    std::vector<double> distance;
     std::vector<SidecarContact> contacts;
+    SidecarMarkers markers;
     // Written by rootbake, not read back (parseSidecar leaves them as they are: nothing that
     // plays or checks the motion needs them, and reading them would refuse older sidecars).
     bool hasContactEvidence = false;  // footContact clips only
@@ -118,7 +148,8 @@ struct Sidecar {
 // Parses and validates a sidecar document. fileName is only for messages.
 // Fields rootbake writes and this returns are required; unknown fields are
 // ignored (a later minor version may add some). The schema must be
-// "rootbake.sidecar/1".
+// "rootbake.sidecar/2" or "rootbake.sidecar/1" (which has no markers and no distance); a later
+// version is refused with a message that says so.
 inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fileName);
 
 // Reads and parses a sidecar file; the error names the file.
@@ -135,7 +166,8 @@ namespace sidecar_detail {
 
 using Json = nlohmann::json;
 
-inline constexpr const char* kSchema = "rootbake.sidecar/1";
+inline constexpr const char* kSchemaPrefix = "rootbake.sidecar/";
+inline constexpr int kSchemaVersion = 2;            // the newest this reads; 1 still reads
 inline constexpr int kMaxDepth = 32;                // nesting the format needs: 5
 inline constexpr double kDurationTolerance = 1e-6;  // s, last track time against the clip's duration
 
@@ -220,7 +252,7 @@ inline bool optionalNode(const Json& value, const std::string& path, SidecarNode
     return true;
 }
 
-inline void readTrack(const Json& track, const std::string& path, SidecarClip& clip) {
+inline void readTrack(const Json& track, const std::string& path, int version, SidecarClip& clip) {
     if (!track.is_object()) fail(path, "expected an object");
     clip.sampleRate = nonNegative(member(track, path, "sampleRate"), at(path, "sampleRate"));
 
@@ -258,14 +290,70 @@ inline void readTrack(const Json& track, const std::string& path, SidecarClip& c
             fail(yawPath, std::to_string(yaw.size()) + " keys, times has " + std::to_string(times.size()));
         for (std::size_t i = 0; i < yaw.size(); ++i) clip.yaw.push_back(number(yaw[i], item(yawPath, i)));
     }
+    if (version >= 2) {
+        const std::string distancePath = at(path, "distance");
+        const Json& distance = array(member(track, path, "distance"), distancePath);
+        if (distance.size() != times.size())
+            fail(distancePath,
+                 std::to_string(distance.size()) + " keys, times has " + std::to_string(times.size()));
+        for (std::size_t i = 0; i < distance.size(); ++i)
+            clip.distance.push_back(number(distance[i], item(distancePath, i)));
+    }
     if (clip.duration == 0) {  // one pose: nothing to play
         clip.times.clear();
         clip.translation.clear();
         clip.yaw.clear();
+        clip.distance.clear();
     }
 }
 
-inline SidecarClip readClip(const Json& object, const std::string& path, const std::array<double, 3>& upAxis) {
+// A time of the loop, in [0, duration) (or 0 in a clip of duration 0).
+inline double loopTime(const Json& value, const std::string& path, double duration) {
+    const double t = nonNegative(value, path);
+    if (t >= duration && !(t == 0 && duration == 0)) fail(path, "not before the clip's duration");
+    return t;
+}
+
+inline SidecarMarkers readMarkers(const Json& markers, const std::string& path, double duration) {
+    if (!markers.is_object()) fail(path, "expected an object");
+    SidecarMarkers out;
+    const std::string eventsPath = at(path, "events");
+    const Json& events = array(member(markers, path, "events"), eventsPath);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const std::string eventPath = item(eventsPath, i);
+        SidecarFootEvent event;
+        event.time = loopTime(member(events[i], eventPath, "time"), at(eventPath, "time"), duration);
+        if (!out.events.empty() && event.time < out.events.back().time)
+            fail(at(eventPath, "time"), "before the event ahead of it");
+        event.type = string(member(events[i], eventPath, "type"), at(eventPath, "type"));
+        if (event.type != "down" && event.type != "up")
+            fail(at(eventPath, "type"), "\"" + event.type + "\" is not one of down, up");
+        event.side = string(member(events[i], eventPath, "side"), at(eventPath, "side"));
+        event.contact = node(member(events[i], eventPath, "contact"), at(eventPath, "contact"));
+        out.events.push_back(std::move(event));
+    }
+    const std::string phasePath = at(path, "phase");
+    const Json& phase = member(markers, path, "phase");
+    out.hasPhaseContact =
+        optionalNode(member(phase, phasePath, "contact"), at(phasePath, "contact"), out.phaseContact);
+    const std::string anchorsPath = at(phasePath, "anchors");
+    const Json& anchors = array(member(phase, phasePath, "anchors"), anchorsPath);
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        const double t = loopTime(anchors[i], item(anchorsPath, i), duration);
+        if (!out.phaseAnchors.empty() && !(t > out.phaseAnchors.back()))
+            fail(item(anchorsPath, i), "not after anchors[" + std::to_string(i - 1) + "]");
+        out.phaseAnchors.push_back(t);
+    }
+    if (out.hasPhaseContact != !out.phaseAnchors.empty())
+        fail(anchorsPath, "a phase needs a contact and anchors");
+    const Json& stop = member(markers, path, "stop");
+    out.hasStop = !stop.is_null();
+    if (out.hasStop) out.stop = nonNegative(stop, at(path, "stop"));
+    return out;
+}
+
+inline SidecarClip readClip(const Json& object, const std::string& path, const std::array<double, 3>& upAxis,
+                            int version) {
     if (!object.is_object()) fail(path, "expected an object");
     SidecarClip clip;
     auto field = [&](const char* key) -> const Json& { return member(object, path, key); };
@@ -293,7 +381,7 @@ inline SidecarClip readClip(const Json& object, const std::string& path, const s
     clip.extractsRotation = boolean(field("extractsRotation"), at(path, "extractsRotation"));
     clip.averageSpeed = number(field("averageSpeed"), at(path, "averageSpeed"));
     clip.averageAngularSpeed = number(field("averageAngularSpeed"), at(path, "averageAngularSpeed"));
-    readTrack(field("track"), at(path, "track"), clip);
+    readTrack(field("track"), at(path, "track"), version, clip);
 
     const std::string contactsPath = at(path, "contacts");
     const Json& contacts = array(field("contacts"), contactsPath);
@@ -313,11 +401,28 @@ inline SidecarClip readClip(const Json& object, const std::string& path, const s
         }
         clip.contacts.push_back(std::move(contact));
     }
+    if (version >= 2) clip.markers = readMarkers(field("markers"), at(path, "markers"), clip.duration);
 
     if (clip.duration > 0) {  // what the runtime relies on, as it states it; the checks above imply it
         if (const std::string error = runtime::validateTrack(clip.track()); !error.empty()) fail(path, error);
     }
     return clip;
+}
+
+// 1 or 2 from "rootbake.sidecar/N"; a later N is refused as a newer format, not as a bad file.
+inline int schemaVersion(const std::string& schema) {
+    const std::string prefix = kSchemaPrefix;
+    const std::string supported = "rootbake.sidecar/1 and /" + std::to_string(kSchemaVersion);
+    if (schema.rfind(prefix, 0) != 0) fail("schema", "\"" + schema + "\" is not " + supported);
+    const std::string number = schema.substr(prefix.size());
+    const bool digits = !number.empty() && number.size() <= 6 && number[0] != '0' &&
+                        number.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits) fail("schema", "\"" + schema + "\" is not " + supported);
+    const int version = std::stoi(number);
+    if (version > kSchemaVersion)
+        fail("schema", "\"" + schema + "\" is a newer version than this reader's (" + supported +
+                           "): update rootbake/sidecar_loader.h");
+    return version;
 }
 
 }  // namespace sidecar_detail
@@ -346,7 +451,7 @@ inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fi
     try {
         Sidecar out;
         out.schema = string(member(document, "", "schema"), "schema");
-        if (out.schema != kSchema) fail("schema", "\"" + out.schema + "\" is not " + kSchema);
+        const int version = schemaVersion(out.schema);
         out.generator = string(member(document, "", "generator"), "generator");
         out.input = string(member(document, "", "input"), "input");
         out.inputSha256 = string(member(document, "", "inputSha256"), "inputSha256");
@@ -360,7 +465,7 @@ inline Result<Sidecar> parseSidecar(std::string_view text, const std::string& fi
         for (double& v : out.upAxis) v /= upLength;
         const Json& clips = array(member(document, "", "clips"), "clips");
         for (std::size_t i = 0; i < clips.size(); ++i)
-            out.clips.push_back(readClip(clips[i], item("clips", i), out.upAxis));
+            out.clips.push_back(readClip(clips[i], item("clips", i), out.upAxis, version));
         return out;
     } catch (const Invalid& e) {
         return Error{fileName + ": " + e.message};

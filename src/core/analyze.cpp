@@ -430,7 +430,9 @@ Result<ClipAnalysis> analyzeOn(const Rig& rig, const Clip& clip, const Options& 
 
 }  // namespace
 
-Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+namespace {
+
+Result<ClipAnalysis> analyzeBody(const Rig& rig, const Clip& clip, const Options& options) {
     // rootbake's contacts are points of the body's mesh, posed as nodes of their own
     // (docs/analysis.md, "Contacts"); Babylon's rule reads joints.
     if (options.contactRule != ContactRule::Stance || !rig.hasSurface()) return analyzeOn(rig, clip, options);
@@ -439,6 +441,14 @@ Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options
     if (!out) return out;
     for (int& contact : out->contacts) contact = core::jointOf(body, contact);
     for (ContactPlanting& planting : out->planting) planting.node = core::jointOf(body, planting.node);
+    return out;
+}
+
+}  // namespace
+
+Result<ClipAnalysis> analyzeClip(const Rig& rig, const Clip& clip, const Options& options) {
+    auto out = analyzeBody(rig, clip, options);
+    if (out) out->markers = markClip(rig, *out, options);
     return out;
 }
 

@@ -273,7 +273,8 @@ public:
           edits_(asset.buffers.size()),
           touched_(asset.buffers.size(), 0) {}
 
-    Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips, const NewRootBone* rootBone) {
+    Result<RewrittenAsset> run(const std::vector<ClipRewrite>& clips, const NewRootBone* rootBone,
+                               const std::vector<AnimationExtras>& extras) {
         std::vector<const ClipRewrite*> sorted;
         for (const ClipRewrite& c : clips) sorted.push_back(&c);
         std::sort(sorted.begin(), sorted.end(),
@@ -319,6 +320,7 @@ public:
         if (rootBone) ROOTBAKE_TRY(insertRootBone(*rootBone));
         for (std::size_t i = 0; i < sorted.size(); ++i)
             if (target[i] >= 0) ROOTBAKE_TRY(apply(target[i], *sorted[i]));
+        addExtras(extras);
         dropDeadRanges();
         place();
         return frame();
@@ -538,6 +540,17 @@ private:
                     {b->get<std::size_t>(), uintOf(*ext, "byteOffset"), uintOf(*ext, "byteLength")});
             v["extensions"].erase(name);
             if (v["extensions"].empty()) v.erase("extensions");
+        }
+    }
+
+    // extras.rootbake of each animation played, replacing one a bake wrote before; the
+    // animation's other extras stay as they are.
+    void addExtras(const std::vector<AnimationExtras>& extras) {
+        for (const AnimationExtras& e : extras) {
+            if (e.animation < 0 || std::size_t(e.animation) >= out_.animationOf.size()) continue;
+            Json& anim = doc_["animations"][std::size_t(out_.animationOf[std::size_t(e.animation)])];
+            if (!anim.contains("extras")) anim["extras"] = Json::object();
+            if (anim["extras"].is_object()) anim["extras"]["rootbake"] = e.rootbake;
         }
     }
 
@@ -1015,10 +1028,11 @@ std::string fileNameToUri(const std::string& name) {
 }
 
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                                    const RewriteOptions& options, const NewRootBone* rootBone) {
+                                    const RewriteOptions& options, const NewRootBone* rootBone,
+                                    const std::vector<AnimationExtras>& extras) {
     try {
         Rewriter rewriter(asset, options);
-        return rewriter.run(clips, rootBone);
+        return rewriter.run(clips, rootBone, extras);
     } catch (const std::bad_alloc&) {
         return Error{asset.fileName + ": out of memory"};
     } catch (const std::exception& e) {  // nlohmann: a document the loader accepted but we cannot edit

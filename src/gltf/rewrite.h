@@ -7,6 +7,8 @@
 
 #include "gltf/asset.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -38,6 +40,15 @@ struct NewRootBone {
     int child = -1;                       // glTF index
     glm::dvec3 translation{0.0};          // its rest translation, in the child's former parent's space
     std::array<double, 16> childRest{};   // column-major: the child's rest local matrix under it
+};
+
+// What bake adds to an animation's `extras`, under the key "rootbake" (docs/sidecar.md, "Markers
+// in the baked glTF"): written into the animation the clip plays from in the output (its
+// "(in place)" copy with keepSource), beside the extras the animation has. An animation whose
+// extras are not an object (glTF allows any value) keeps them and gets none.
+struct AnimationExtras {
+    int animation = 0;                // index in the input's animations[]
+    nlohmann::ordered_json rootbake;  // an object
 };
 
 enum class Container : std::uint8_t { Glb, Gltf };
@@ -98,7 +109,8 @@ struct RewrittenAsset {
 // that cannot be read for embedding, a GLB whose buffers[0] has no bytes, a GLB over 4 GiB - 1, a skin of the root
 // bone's child whose inverse bind matrices cannot be read to append one.
 Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
-                                    const RewriteOptions& options, const NewRootBone* rootBone = nullptr);
+                                    const RewriteOptions& options, const NewRootBone* rootBone = nullptr,
+                                    const std::vector<AnimationExtras>& extras = {});
 
 // main's pieces in one vector (tests, the fuzzer; the CLI writes them where they are).
 std::vector<std::uint8_t> joinPieces(const std::vector<OutputPiece>& pieces);

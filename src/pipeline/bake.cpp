@@ -121,6 +121,18 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
     return Ok{};
 }
 
+// The markers of each clip that has footsteps, for its animation's extras. None when the asset
+// had its root bone already: it is written as it is, byte for byte.
+std::vector<AnimationExtras> animationExtras(const Asset& asset, const Baked& out) {
+    std::vector<AnimationExtras> extras;
+    if (out.rootBoneWasPresent) return extras;
+    for (std::size_t i = 0; i < asset.clips.size(); ++i) {
+        const SidecarMarkers markers = sidecarMarkers(asset.rig, out.clips[i].analysis);
+        if (!markers.events.empty()) extras.push_back({asset.clips[i].gltfIndex, toAnimationExtras(markers)});
+    }
+    return extras;
+}
+
 Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
                   const BakeSettings& settings) {
     Sidecar sidecar;
@@ -160,7 +172,8 @@ Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
     if (!settings.rootBone.empty())
         if (Status planned = planBone(asset, settings, out, rewrites, plan, newRootBone); !planned)
             return planned.error();
-    auto rewritten = rewriteAsset(asset, rewrites, settings.rewrite, newRootBone);
+    auto rewritten =
+        rewriteAsset(asset, rewrites, settings.rewrite, newRootBone, animationExtras(asset, out));
     if (!rewritten) return rewritten.error();
     out.asset = std::move(*rewritten);
     out.sidecar = sidecarOf(asset, out, inputBytes, settings);

@@ -19,6 +19,7 @@ void describeTrack(const ClipAnalysis& a, SidecarClip& c) {
     c.times = a.track.times;
     for (const glm::dvec3& t : a.track.translation) c.translation.insert(c.translation.end(), {t.x, t.y, t.z});
     c.yaw = a.track.yaw;
+    c.distance = a.markers.distance;
 }
 
 void describeContacts(const Rig& rig, const ClipAnalysis& a, SidecarClip& c) {
@@ -38,6 +39,21 @@ void describeContacts(const Rig& rig, const ClipAnalysis& a, SidecarClip& c) {
 }  // namespace
 
 SidecarNode sidecarNode(const Rig& rig, int node) { return {nodeLabel(rig, node), rig.gltfIndex[node]}; }
+
+SidecarMarkers sidecarMarkers(const Rig& rig, const ClipAnalysis& a) {
+    const ClipMarkers& m = a.markers;
+    SidecarMarkers out;
+    for (const FootEvent& e : m.events)
+        out.events.push_back({e.time, footEventName(e.type), sideName(m.sides[std::size_t(e.contact)]),
+                              sidecarNode(rig, a.planting[std::size_t(e.contact)].node)});
+    out.hasPhaseContact = m.phaseContact >= 0;
+    if (out.hasPhaseContact)
+        out.phaseContact = sidecarNode(rig, a.planting[std::size_t(m.phaseContact)].node);
+    out.phaseAnchors = m.phaseAnchors;
+    out.hasStop = m.stop.has_value();
+    out.stop = m.stop.value_or(0.0);
+    return out;
+}
 
 SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
                         const std::string& name, const glm::dvec3& upAxis) {
@@ -62,6 +78,7 @@ SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, const LoopSeam& l
     c.averageAngularSpeed = a.averageAngularSpeed;
     describeTrack(a, c);
     describeContacts(rig, a, c);
+    c.markers = sidecarMarkers(rig, a);
     c.loop.positionError = loop.position;
     c.loop.positionErrorFraction = loop.positionFraction;
     c.loop.rotationErrorDegrees = loop.rotationDegrees;

@@ -12,6 +12,9 @@ namespace rootbake {
 // {nodeLabel, glTF index} of a rig node ("nodes[N]" for a node without a name).
 SidecarNode sidecarNode(const Rig& rig, int node);
 
+// The markers of one analysis (events, phase, stop), nodes by name and glTF index.
+SidecarMarkers sidecarMarkers(const Rig& rig, const ClipAnalysis& analysis);
+
 // The sidecar's clip of one analysis. animationIndex and name are the clip's in the output
 // (with --keep-source, the "<name> (in place)" copy's); upAxis is the document's.
 SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop, int animationIndex,

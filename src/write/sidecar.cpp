@@ -1,5 +1,6 @@
 #include "write/sidecar.h"
 
+#include <memory>
 #include <numbers>
 
 namespace rootbake {
@@ -14,8 +15,11 @@ double unsignedZero(double v) { return v == 0.0 ? 0.0 : v; }
 
 constexpr double kDegreesPerRadian = 180.0 / std::numbers::pi;
 
+// Arrays are reserved: a track of 2^18 samples would otherwise hold each array twice while it
+// grows (check-hostile bakes one within 256 MiB).
 Json numbers(const std::vector<double>& values) {
     Json out = Json::array();
+    out.get_ref<Json::array_t&>().reserve(values.size());
     for (double v : values) out.push_back(unsignedZero(v));
     return out;
 }
@@ -35,10 +39,24 @@ Json trackJson(const SidecarClip& c) {
     track["sampleRate"] = c.sampleRate;
     track["times"] = numbers(c.times);
     track["translation"] = Json::array();
+    track["translation"].get_ref<Json::array_t&>().reserve(c.translation.size() / 3);
     for (std::size_t i = 0; i + 2 < c.translation.size(); i += 3)
         track["translation"].push_back(vec3({c.translation[i], c.translation[i + 1], c.translation[i + 2]}));
     track["yaw"] = numbers(c.yaw);
+    track["distance"] = numbers(c.distance);
     return track;
+}
+
+Json markersJson(const SidecarMarkers& m) {
+    Json events = Json::array();
+    for (const SidecarFootEvent& e : m.events)
+        events.push_back(Json{{"time", unsignedZero(e.time)},
+                              {"type", e.type},
+                              {"side", e.side},
+                              {"contact", nodeRef(true, e.contact)}});
+    Json phase{{"contact", nodeRef(m.hasPhaseContact, m.phaseContact)}, {"anchors", numbers(m.phaseAnchors)}};
+    Json stop = m.hasStop ? Json(unsignedZero(m.stop)) : Json(nullptr);
+    return Json{{"events", std::move(events)}, {"phase", std::move(phase)}, {"stop", std::move(stop)}};
 }
 
 Json contactsJson(const SidecarClip& c) {
@@ -79,6 +97,7 @@ Json toJson(const SidecarClip& c) {
     out["averageAngularSpeedDegrees"] = unsignedZero(c.averageAngularSpeed * kDegreesPerRadian);
     out["track"] = trackJson(c);
     out["contacts"] = contactsJson(c);
+    out["markers"] = markersJson(c.markers);
     const SidecarContactEvidence& e = c.contactEvidence;
     if (c.hasContactEvidence)
         out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
@@ -92,6 +111,51 @@ Json toJson(const SidecarClip& c) {
     out["reason"] = c.reason;
     out["warnings"] = c.warnings;
     return out;
+}
+
+Json toAnimationExtras(const SidecarMarkers& m) {
+    Json markers = markersJson(m);
+    if (!m.hasPhaseContact) markers.erase("phase");
+    if (!m.hasStop) markers.erase("stop");
+    return Json{{"markers", std::move(markers)}};
+}
+
+namespace {
+
+// nlohmann's serializer writing into bytes, or only counting them, instead of into a string.
+class ByteSink : public nlohmann::detail::output_adapter_protocol<char> {
+public:
+    explicit ByteSink(std::vector<std::uint8_t>* bytes) : bytes_(bytes) {}
+    void write_character(char c) override { write_characters(&c, 1); }
+    void write_characters(const char* s, std::size_t length) override {
+        count_ += length;
+        if (bytes_) bytes_->insert(bytes_->end(), s, s + length);
+    }
+    std::size_t count() const { return count_; }
+
+private:
+    std::vector<std::uint8_t>* bytes_;  // null: count only
+    std::size_t count_ = 0;
+};
+
+void print(const Json& document, const std::shared_ptr<ByteSink>& sink) {
+    nlohmann::detail::serializer<Json> printer(sink, ' ');
+    printer.dump(document, /*pretty_print=*/true, /*ensure_ascii=*/false, /*indent_step=*/2);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> sidecarBytes(const Sidecar& sidecar) {
+    // Printed twice, counting first, so the bytes are allocated once: growing them would hold
+    // the old and the new buffer at once.
+    const Json document = toJson(sidecar);
+    auto counter = std::make_shared<ByteSink>(nullptr);
+    print(document, counter);
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(counter->count() + 1);
+    print(document, std::make_shared<ByteSink>(&bytes));
+    bytes.push_back('\n');
+    return bytes;
 }
 
 Json toJson(const Sidecar& s) {

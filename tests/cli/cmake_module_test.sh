@@ -25,7 +25,7 @@ for generator in Ninja "Unix Makefiles"; do
   for f in walk.glb walk.rootmotion.json run.gltf run.rootmotion.json; do
     [ -s "$work/build-$tag/baked/$f" ] || fail "baked/$f was not written"
   done
-  grep -q '"schema": "rootbake.sidecar/1"' "$work/build-$tag/baked/walk.rootmotion.json" || fail "no sidecar schema"
+  grep -q '"schema": "rootbake.sidecar/2"' "$work/build-$tag/baked/walk.rootmotion.json" || fail "no sidecar schema"
   echo "$first" | grep -q "baking walk.glb" || fail "walk.glb was not baked: $first"
 
   again=$(cmake --build "$work/build-$tag")

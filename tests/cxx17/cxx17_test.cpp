@@ -103,4 +103,52 @@ TEST_CASE("C++17: sidecar_loader.h's usage snippet reads a sidecar into a Track 
     CHECK(missing.error().message == "no such.rootmotion.json: cannot open");
 }
 
+// The same walk as a sidecar/2: the left foot down at 0.25 s (phase 0), the right at 0.75 s; the
+// distance along the path S(t) is 2t to 0.5 s, then 1 + sqrt(20) (t - 0.5).
+const char* kWalkSidecar2 = R"json({
+  "schema": "rootbake.sidecar/2", "generator": "rootbake test", "input": "walk.glb",
+  "inputSha256": "0000000000000000000000000000000000000000000000000000000000000000",
+  "output": "walk.out.glb", "upAxis": [0, 1, 0], "units": "metres (glTF scene units)",
+  "clips": [{
+    "name": "walk", "animation": 0, "source": "root", "rootNode": {"name": "Hips", "index": 1},
+    "characterNode": null, "contactNodes": [], "from": 0, "to": 1, "duration": 1,
+    "characterHeight": 1.7, "travelDirection": [0.9486832980505138, 0, 0.31622776601683794],
+    "stride": [3, 0, 1], "strideLength": 3.1622776601683795, "turn": 0, "extractsRotation": false,
+    "averageSpeed": 3.1622776601683795, "averageAngularSpeed": 0,
+    "track": {"sampleRate": 2, "times": [0, 0.5, 1], "translation": [[0, 0, 0], [1, 0, 0], [3, 0, 1]],
+              "yaw": [0, 0, 0], "distance": [0, 1, 3.23606797749979]},
+    "contacts": [],
+    "markers": {"events": [
+        {"time": 0.25, "type": "down", "side": "left", "contact": {"name": "LeftFoot", "index": 5}},
+        {"time": 0.75, "type": "down", "side": "right", "contact": {"name": "RightFoot", "index": 9}}],
+      "phase": {"contact": {"name": "LeftFoot", "index": 5}, "anchors": [0.25]}, "stop": null},
+    "loop": {"positionError": 0}, "reason": "", "warnings": []
+  }]
+})json";
+
+TEST_CASE("C++17: a sidecar/2's markers, the phase and a follower synchronised by them") {
+    namespace rt = rootbake::runtime;
+    auto sidecar = rootbake::parseSidecar(kWalkSidecar2, "walk.rootmotion.json");
+    REQUIRE(sidecar.ok());
+    const rootbake::SidecarClip& walk = sidecar->clips[0];
+    REQUIRE(walk.markers.events.size() == 2);
+    CHECK(walk.markers.events[1].side == "right");
+    CHECK(walk.distance.size() == 3);
+    const std::vector<double> events = walk.markers.eventTimes();
+    const rt::Track track = walk.track();
+    rt::Playback leader = rt::play(track, {});
+    // 1.5 s from the start: left (0.25), right (0.75), left again (1.25).
+    std::vector<std::size_t> order;
+    rt::markersPassed(leader, events, 0.0, 1.5, [&](std::size_t i) { order.push_back(i); });
+    CHECK(order == std::vector<std::size_t>{0, 1, 0});
+    CHECK(rt::phaseAt(walk.markers.phaseAnchors, walk.duration, 0.75) == doctest::Approx(0.5));
+    CHECK(rt::timeAtPhase(walk.markers.phaseAnchors, walk.duration, 0.5) == doctest::Approx(0.75));
+    // The walk follows itself by markers: the same phase, so the same local time.
+    rt::MarkerFollower follower = rt::playMarkerFollower(track, walk.markers.phaseAnchors, leader,
+                                                         walk.markers.phaseAnchors);
+    rt::advance(leader, track, 0.6);
+    rt::followMarkers(follower, track, walk.markers.phaseAnchors, leader, walk.markers.phaseAnchors);
+    CHECK(rt::localTime(follower.playback) == doctest::Approx(0.6));
+}
+
 }  // namespace

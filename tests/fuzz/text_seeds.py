@@ -4,7 +4,8 @@
   tests/fuzz/text_seeds.py SIDECAR_DIR CONFIG_DIR
 
 Sidecars: a walk that travels and turns and an idle of one pose, as bake writes them
-(schema rootbake.sidecar/1), and variants (a root bone, no yaw). Configs: the README's
+(schema rootbake.sidecar/1), and variants (a root bone, no yaw, the markers and distance of a
+rootbake.sidecar/2). Configs: the README's
 example and one of every option key.
 """
 import json, os, sys
@@ -40,8 +41,17 @@ def sidecar(clips, **extra):
     return d
 
 no_yaw = dict(walk, track={k: v for k, v in walk["track"].items() if k != "yaw"})
+markers = {"events": [{"time": 0.0, "type": "down", "side": "left", "contact": node("LeftToe", 18)},
+                      {"time": 0.1, "type": "up", "side": "right", "contact": node("RightToe", 24)},
+                      {"time": 0.5, "type": "down", "side": "right", "contact": node("RightToe", 24)},
+                      {"time": 0.6, "type": "up", "side": "left", "contact": node("LeftToe", 18)}],
+           "phase": {"contact": node("LeftToe", 18), "anchors": [0.0]}, "stop": None}
+walk2 = dict(walk, track=dict(walk["track"], distance=[0.0, 0.6, 1.2]), markers=markers)
+idle2 = dict(idle, track=dict(idle["track"], distance=[]),
+             markers={"events": [], "phase": {"contact": None, "anchors": []}, "stop": None})
 for name, doc in {"walk-idle": sidecar([walk, idle]), "root-bone": sidecar([walk], rootBone=node("root", 0)),
-                  "no-yaw": sidecar([no_yaw]), "empty": sidecar([])}.items():
+                  "no-yaw": sidecar([no_yaw]), "empty": sidecar([]),
+                  "markers": sidecar([walk2, idle2], schema="rootbake.sidecar/2")}.items():
     with open(os.path.join(sidecars, name + ".rootmotion.json"), "w") as f:
         json.dump(doc, f, indent=2)
 
