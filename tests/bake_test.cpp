@@ -407,7 +407,7 @@ TEST_CASE("bake (executable): writes the asset and its sidecar, deterministicall
     CHECK(printed[0]["clips"].dump() == sidecar["clips"].dump());
 }
 
-TEST_CASE("bake (executable): --gltf writes a .bin under the output's name; --glb reads it back") {
+TEST_CASE("bake (executable): --gltf writes a .bin under the output's name, --glb reads it back") {
     const samples::Biped biped = samples::makeBiped();
     TempDir dir("bake-containers");
     writeBytes(dir.path / "biped.glb", samples::toGlb(biped));
