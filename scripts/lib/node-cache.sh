@@ -23,10 +23,14 @@ need_node_package() {
     return 77
   fi
   mkdir -p "$cache"
+  # Every package of the table in one install: npm prunes from the folder what a --no-save
+  # install does not name, so installing one would remove the others.
+  local all=() package
+  for package in "${!node_package_versions[@]}"; do all+=("$package@${node_package_versions[$package]}"); done
   (
     flock 9
-    have || npm install --prefix "$cache" --no-audit --no-fund --no-save --silent "$name@$version" >&2 ||
-      { echo "npm install $name@$version failed" >&2; exit 1; }
+    have || npm install --prefix "$cache" --no-audit --no-fund --no-save --silent "${all[@]}" >&2 ||
+      { echo "npm install ${all[*]} failed" >&2; exit 1; }
   ) 9>"$cache/.lock" || return 1
   export NODE_PATH="$cache/node_modules"
 }
