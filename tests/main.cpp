@@ -16,7 +16,7 @@ namespace {
 constexpr int kSkippedExitCode = 77;
 int casesRun = 0;
 int casesSkipped = 0;
-bool currentCaseSkipped = false;
+bool skipping = false;  // the running case marked itself skipped
 
 // Counts the cases a run enters and those that marked themselves skipped.
 struct SkipCounter : doctest::IReporter {
@@ -26,10 +26,10 @@ struct SkipCounter : doctest::IReporter {
     void test_run_end(const doctest::TestRunStats&) override {}
     void test_case_start(const doctest::TestCaseData&) override {
         ++casesRun;
-        currentCaseSkipped = false;
+        skipping = false;
     }
     void test_case_reenter(const doctest::TestCaseData&) override {}
-    void test_case_end(const doctest::CurrentTestCaseStats&) override { casesSkipped += currentCaseSkipped; }
+    void test_case_end(const doctest::CurrentTestCaseStats&) override { casesSkipped += skipping; }
     void test_case_exception(const doctest::TestCaseException&) override {}
     void subcase_start(const doctest::SubcaseSignature&) override {}
     void subcase_end() override {}
@@ -43,19 +43,19 @@ struct SkipCounter : doctest::IReporter {
 REGISTER_LISTENER("skip_counter", 1, SkipCounter);
 
 void rootbake::test::markCaseSkipped() {
-    currentCaseSkipped = true;
+    skipping = true;
 }
 
 int main(int argc, char** argv) {
     doctest::Context context(argc, argv);
     const int result = context.run();
     if (context.shouldExit() || result != 0) return result;
-    const bool oneCase = std::any_of(
-        argv, argv + argc, [](const char* a) { return std::strcmp(a, "--rootbake-one-case") == 0; });
+    const auto isFlag = [](const char* a) { return std::strcmp(a, "--rootbake-one-case") == 0; };
+    const bool oneCase = std::any_of(argv, argv + argc, isFlag);
     if (oneCase && casesRun != 1) {
         std::fprintf(stderr,
-                     "error: the --test-case filter selected %d cases, not one (a case name ctest's "
-                     "discovery cannot pass whole: no ';' in a name)\n",
+                     "error: the --test-case filter selected %d cases, not one (ctest's discovery "
+                     "cannot pass a name with ';' whole)\n",
                      casesRun);
         return 1;
     }
