@@ -422,7 +422,7 @@ TEST_CASE("bake (executable): writes the asset and its sidecar, deterministicall
     CHECK(printed[0]["clips"].dump() == sidecar["clips"].dump());
 }
 
-TEST_CASE("bake (executable): --gltf writes a .bin under the output's name; --glb reads it back") {
+TEST_CASE("bake (executable): --gltf writes a .bin under the output's name, --glb reads it back") {
     const samples::Biped biped = samples::makeBiped();
     TempDir dir("bake-containers");
     writeBytes(dir.path / "biped.glb", samples::toGlb(biped));
@@ -533,23 +533,29 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
         CHECK(readBytes(dir.path / "out" / name) == readBytes(source / name));
     CHECK(loadAsset(dir.path / "out" / "bot.gltf").ok());
 
-    // Beside the input itself: the files it reads are already there, and are not touched.
-    const auto before = listing(dir.path);
+    // Beside the input itself: the files it reads are already there, and are not touched; the
+    // bake adds its .gltf and its sidecar, and nothing else.
+    auto expected = listing(dir.path);
     e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " -o " + q(dir.path / "bot.gltf"));
     REQUIRE(e.code == 0);
-    CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));
-    // An output named like a file the input reads is refused (the .bin by its name already).
+    for (const char* added : {"bot.gltf", "bot.rootmotion.json"})
+        expected.emplace_back(added, readBytes(dir.path / added));
+    std::sort(expected.begin(), expected.end());
+    CHECK(listing(dir.path) == expected);
+    // An output named like a file the input reads is refused (the .bin by its name already),
+    // and nothing is written.
     e = runExe("bake " + q(dir.path / "Bot_Skinned.gltf") + " --glb -o " + q(dir.path / "buffer.bin") +
                " --force");
     CHECK(e.code == 1);
     CHECK(e.output.find("the output must end in .glb or .gltf") != std::string::npos);
-    CHECK(readBytes(dir.path / "buffer.bin") == readBytes(source / "buffer.bin"));
+    CHECK(listing(dir.path) == expected);
     fs::copy_file(dir.path / "buffer.bin", dir.path / "buffer.glb");
     writeText(dir.path / "reads.gltf",
               std::regex_replace(readText(dir.path / "Bot_Skinned.gltf"), std::regex("buffer\\.bin"), "buffer.glb"));
+    const auto beforeRefusal = listing(dir.path);
     e = runExe("bake " + q(dir.path / "reads.gltf") + " --glb -o " + q(dir.path / "buffer.glb") + " --force");
     CHECK(e.code == 1);
     CHECK(e.output.find("which the input reads") != std::string::npos);
+    CHECK(listing(dir.path) == beforeRefusal);
     CHECK(readBytes(dir.path / "buffer.glb") == readBytes(source / "buffer.bin"));
-    (void)before;
 }

@@ -370,7 +370,7 @@ void checkTwins(const Asset& plain, const Asset& packed, double tolerance) {
 
 }  // namespace
 
-TEST_CASE("body: skin weights that do not sum to one change nothing; a joint not in the skin is left out") {
+TEST_CASE("body: skin weights that do not sum to one change nothing, a joint not in the skin is left out") {
     samples::Biped plain;
     const Asset reference = loadBiped(plain);
     const std::string_view json = plain.json;

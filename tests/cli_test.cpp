@@ -116,7 +116,7 @@ TEST_CASE("cli: usage errors are exit 1 with one line naming the option") {
     }
 }
 
-TEST_CASE("cli: bake of folders keeps the layout under --out-dir; -j 1 and -j 4 give the same bytes") {
+TEST_CASE("cli: bake of folders keeps the layout under --out-dir, -j 1 and -j 4 give the same bytes") {
     Assets a;
     const SplitExit one = runExeSplit("bake " + q(a.root) + " -r --out-dir " + q(a.dir.path / "j1") + " -j 1");
     REQUIRE_MESSAGE(one.code == 0, one.err);
@@ -172,7 +172,7 @@ TEST_CASE("cli: of two inputs that would write one sidecar (walker.glb, walker.g
     }
 }
 
-TEST_CASE("cli: a bad asset in a batch fails alone; the exit status and the lines do not depend on -j") {
+TEST_CASE("cli: a bad asset in a batch fails alone, the exit status and the lines do not depend on -j") {
     Assets a;
     writeBytes(a.root / "chars" / "broken.glb", std::vector<std::uint8_t>{'g', 'l', 'T', 'F', 2, 0, 0, 0});
     SplitExit runs[2];
@@ -193,7 +193,7 @@ TEST_CASE("cli: a bad asset in a batch fails alone; the exit status and the line
     CHECK(fs::exists(a.dir.path / "out" / "chars" / "runner.gltf"));
 }
 
-TEST_CASE("cli: rootbake.json beside the input or above it sets clips by glob; the command line wins") {
+TEST_CASE("cli: rootbake.json beside the input or above it sets clips by glob, the command line wins") {
     Assets a;
     // The issue's example, plus a walk kept as it is.
     writeText(a.root / "rootbake.json", R"({"defaults": {"upAxis": "+Y"},
@@ -366,7 +366,7 @@ TEST_CASE("cli: check finds the sidecars of a folder below the one baked") {
     CHECK(contains(none.err, "nor at the input's path from any folder above it"));
 }
 
-TEST_CASE("cli: --json prints one document on stdout for every command; --quiet prints errors only") {
+TEST_CASE("cli: --json prints one document on stdout for every command, --quiet prints errors only") {
     Assets a;
     const std::string walker = q(a.root / "walker.glb");
     const fs::path out = a.dir.path / "out";

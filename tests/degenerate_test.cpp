@@ -280,7 +280,7 @@ TEST_CASE("degenerate: a mirrored parent (negative scale) gives the travel and a
     CHECK(channels[0].values[5] == doctest::Approx(channels[0].values[2]));
 }
 
-TEST_CASE("degenerate: non-unit and zero quaternion keys are normalized; the turn is theirs") {
+TEST_CASE("degenerate: non-unit and zero quaternion keys are normalized, the turn is theirs") {
     // Length-2 keys: identity, then 90 degrees about +Y; then an all-zero key (identity).
     const double s = 2.0 * std::sin(std::numbers::pi / 4), c = 2.0 * std::cos(std::numbers::pi / 4);
     Keys turn{1, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 2, 0, float(s), 0, float(c)}};
@@ -513,7 +513,7 @@ TEST_CASE("limits: thousands of channels sharing one large sampler are refused b
     CHECK(two.error().message.find("animations[0].channels[1]: ") != std::string::npos);
 }
 
-TEST_CASE("limits: the clips of one asset share a work budget; the error names the clip that passes it") {
+TEST_CASE("limits: the clips of one asset share a work budget, the error names the clip that passes it") {
     // smallRig has 4 nodes; a 1 s clip at 60 per second is 61 samples: 244 node positions.
     auto asset = load(tinyGltf(smallRig(), {hipsWalk()}));
     REQUIRE(asset.ok());

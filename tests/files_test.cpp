@@ -239,7 +239,7 @@ TEST_CASE("writeFiles --force: when the last rename fails, the outputs already r
     CHECK(fs::is_symlink(f.out() / "walk.bin"));  // the symlink itself came back
 }
 
-TEST_CASE("writeFiles: a full disk names the file in one line; a device is never replaced") {
+TEST_CASE("writeFiles: a full disk names the file in one line, a device is never replaced") {
     test::TempDir dir("files-messages");
     const fs::path out = dir.path / "walk.glb";
     const auto full = writeFiles({{out, pattern(100, 0), {}}}, {}, false, [](WriteStage s, const fs::path&) {

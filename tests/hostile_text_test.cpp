@@ -119,7 +119,7 @@ TEST_CASE("json: a key given twice in one object is an error naming the object a
           R"(dup.gltf: JSON: nodes[0]: duplicate key "name" (keys of a JSON object must be unique))");
 }
 
-TEST_CASE("json: rootbake.json: 200k clip rules apply in file order; a repeated glob is an error") {
+TEST_CASE("json: rootbake.json: 200k clip rules apply in file order, a repeated glob is an error") {
     TempDir dir("hostile-config");
     writeBytes(dir.path / "walker.glb", samples::toGlb(samples::makeBiped()));
     // An early rule forces footContact on the walk, 200k rules match nothing, the last says none:
@@ -279,7 +279,7 @@ TEST_CASE("hostile names: the stored R3 reproducers print plain lines") {
 }
 
 TEST_CASE(
-    "depfile: names make reads back are escaped; a name it cannot read is an error that writes nothing") {
+    "depfile: names make reads back are escaped, a name it cannot read is an error that writes nothing") {
     TempDir dir("hostile-depfile");
     const samples::Biped biped = samples::makeBiped();
     // Space, '#', '$' and ':' in the input's folder and name, and in the output's.

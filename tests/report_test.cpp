@@ -463,7 +463,7 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
     CHECK(horizontalExtent(bipedClip("turn_spot").bakedRootPath) < 0.05);
 }
 
-TEST_CASE("report: the same descriptions give the same bytes; names are escaped") {
+TEST_CASE("report: the same descriptions give the same bytes, names are escaped") {
     const report::ReportSettings settings;
     CHECK(report::writeReport({{"biped.glb", bipedClips()}}, settings) ==
           report::writeReport({{"biped.glb", describeAll(biped())}}, settings));
@@ -492,7 +492,7 @@ std::string linkTo(int asset, const report::ClipReport& c) {
 
 }  // namespace
 
-TEST_CASE("report: the clips that move come first; idle and pose clips are folded into a short list") {
+TEST_CASE("report: the clips that move come first, idle and pose clips are folded into a short list") {
     // The idle first in the file, as in Xbot.glb (agree, headShake, idle, run, ...).
     const std::vector<report::ClipReport> clips = {bipedClip("idle"), bipedClip("walk"), bipedClip("turn_spot"),
                                                    bipedClip("walk_inplace")};

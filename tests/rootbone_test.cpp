@@ -160,7 +160,7 @@ TEST_CASE("root bone: inserted between the hips and their parent, at the ground 
             CHECK(boneBind[c][r] == doctest::Approx(c == r ? 1.0 : 0.0).epsilon(1e-6));
 }
 
-TEST_CASE("root bone: root clips keep every node's world pose; footContact travels; none stays at rest") {
+TEST_CASE("root bone: root clips keep every node's world pose, footContact travels, none stays at rest") {
     const std::vector<std::uint8_t> glb = movedBiped();
     const Asset input = mustLoadBytes(glb, "moved-biped.glb");
     auto baked = bakeWithRootBone(input);
@@ -228,7 +228,7 @@ TEST_CASE("root bone: over hips that are a scene root, it takes their place amon
     }
 }
 
-TEST_CASE("root bone: baking the output again changes nothing; the same input gives the same bytes") {
+TEST_CASE("root bone: baking the output again changes nothing, the same input gives the same bytes") {
     const std::vector<std::uint8_t> glb = movedBiped();
     const Asset input = mustLoadBytes(glb, "moved-biped.glb");
     auto first = bakeWithRootBone(input);

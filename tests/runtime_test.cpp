@@ -314,7 +314,7 @@ TEST_CASE("a follower follows its master's time, speed and loops, in either dire
 
 // ---- what does not accumulate ---------------------------------------------------------------------
 
-TEST_CASE("seek applies no delta; the next advance differences from the sought time") {
+TEST_CASE("seek applies no delta, the next advance differences from the sought time") {
     Walk walk;
     rt::NodeTransform node;
     rt::Playback playback = rt::play(walk.track, {});
@@ -329,7 +329,7 @@ TEST_CASE("seek applies no delta; the next advance differences from the sought t
     checkNear(node.translation, {0.5 + 1, 0, 0.5});
 }
 
-TEST_CASE("a refused delta is dropped, not banked; the refusal is reported once") {
+TEST_CASE("a refused delta is dropped, not banked, the refusal is reported once") {
     Walk walk;
     rt::NodeTransform node;
     rt::AuthorityLatch latch;
@@ -509,7 +509,7 @@ void checkBlend(std::initializer_list<rt::Contribution> clips, Vec3 translation,
     CHECK(rt::turnAbout(blended.rotation, {0, 1, 0}) == doctest::Approx(yaw).epsilon(tolerance));
 }
 
-TEST_CASE("blending: weighted shares, normalized above a total of one; additive on top; turn as a sum") {
+TEST_CASE("blending: weighted shares, normalized above a total of one, additive on top, turn as a sum") {
     const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
     const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
     checkBlend({{walk, 0.5}, {run, 0.5}}, {0.5, 0, 1.5}, 0.3);                  // the mean
@@ -520,7 +520,7 @@ TEST_CASE("blending: weighted shares, normalized above a total of one; additive 
     checkBlend({{walk, 1.0}, {walk, 1.0}, {run, 1.0, true}}, {1, 0, 3}, 0.2 + 0.4);
 }
 
-TEST_CASE("blending: an unweighted clip counts only while no weighted clip plays; the last one wins") {
+TEST_CASE("blending: an unweighted clip counts only while no weighted clip plays, the last one wins") {
     const rt::RootDelta walk{{1, 0, 0}, yawAboutY(0.2)};
     const rt::RootDelta run{{0, 0, 3}, yawAboutY(0.4)};
     const double unweighted = rt::kUnweighted;

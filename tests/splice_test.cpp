@@ -216,7 +216,7 @@ Asset loadText(const std::string& text, const std::string& name) {
 }  // namespace
 
 TEST_CASE(
-    "splice: equal values keep their bytes; changed members, new keys and elements in the file's style") {
+    "splice: equal values keep their bytes, changed members, new keys and elements in the file's style") {
     const std::string text =
         "{ \"a\" : 1.50E0,\n  \"b\": [ {\"x\":1}, {\"x\" :2} ],\n  \"c\": {\"k\": 0.10}\n}\n";
     const Json original = Json::parse(text);

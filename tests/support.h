@@ -1,8 +1,10 @@
-// Shared test helpers: where the corpus is, and how to skip when it is absent.
+// Shared test helpers: temp folders, files, running the executable; where the corpus is, and
+// how to skip when it is absent (shared_dir.h).
 #pragma once
 
 #include "gltf/base64.h"
 #include "gltf/rewrite.h"
+#include "shared_dir.h"
 
 #include <doctest/doctest.h>
 
@@ -35,13 +37,6 @@ inline int addJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 tr
     rig.hasMesh.push_back(0);
     if (rig.hasSurface()) rig.surface.emplace_back();
     return rig.size() - 1;
-}
-
-// ../shared beside the checkout, or nothing (a user's clone does not have it).
-inline std::optional<std::filesystem::path> sharedDir() {
-    std::filesystem::path dir = ROOTBAKE_SHARED_DIR;
-    if (std::filesystem::is_directory(dir / "corpus")) return dir;
-    return std::nullopt;
 }
 
 // Standard base64, for data: URIs built in tests.
@@ -165,12 +160,3 @@ inline std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
 }
 
 }  // namespace rootbake::test
-
-// Use at the top of a test that reads ../shared: skips it, with a message, when absent.
-#define ROOTBAKE_REQUIRE_SHARED(var)                                                   \
-    const auto var##_opt = ::rootbake::test::sharedDir();                              \
-    if (!var##_opt) {                                                                  \
-        MESSAGE("skipped: ../shared is not beside the checkout (corpus tests need it)"); \
-        return;                                                                        \
-    }                                                                                  \
-    const std::filesystem::path var = *var##_opt

@@ -310,7 +310,7 @@ void removeTravel(verify::ClipMotion& motion) {
 
 }  // namespace
 
-TEST_CASE("verify: the biped's walks given no travel slide; its idle stands") {
+TEST_CASE("verify: the biped's walks given no travel slide, its idle stands") {
     constexpr verify::ClipFacts kStanding{.travels = false, .hasRoot = true, .hasContacts = true};
     for (const char* name : {"walk", "walk_inplace", "run_inplace", "strafe", "idle"}) {
         CAPTURE(name);

@@ -276,7 +276,7 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     CHECK(toJson(again.baked.sidecar).dump() == toJson(run.baked.sidecar).dump());
 }
 
-TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied; writeFiles gathers them") {
+TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied, writeFiles gathers them") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     const Run run = bake(glb, "biped.glb");
@@ -496,7 +496,7 @@ TEST_CASE("rewrite: EXT_meshopt_compression's byte ranges move with the bytes") 
     CHECK(after["byteOffset"].get<std::size_t>() % 4 == 0);
 }
 
-TEST_CASE("rewrite: old keys a live view overlaps stay; a view moves down by what was cut below it") {
+TEST_CASE("rewrite: old keys a live view overlaps stay, a view moves down by what was cut below it") {
     // A view nothing rewrites over the first bytes of walk's old Hips keys, and a second buffer
     // whose view lies above every cut offset of buffer 0 (cuts in one buffer never move another's).
     int walk = -1, hips = -1;
