@@ -163,7 +163,7 @@ TEST_CASE("markers: a stop counts the distance left, negative, to where the trac
     }
 }
 
-TEST_CASE("markers: a start from standing counts up from the start; a pivot from the turn back") {
+TEST_CASE("markers: a start from standing counts up from the start, a pivot from the turn back") {
     SUBCASE("start") {
         MotionTrack track;  // x = t^2 / 2: standing at 0, then accelerating
         for (int i = 0; i <= 30; ++i) {

@@ -378,7 +378,7 @@ TEST_CASE("meshopt keys: the compressed biped analyses as its twin, within the e
                   load(glbOf(packKeys(biped, bits)), "biped-packed.glb"), false, bits);
 }
 
-TEST_CASE("meshopt keys: bake replaces the root's keys; every other channel passes through byte for byte") {
+TEST_CASE("meshopt keys: bake replaces the root's keys, every other channel passes through byte for byte") {
     const std::vector<std::uint8_t> input = glbOf(packKeys(samples::makeBiped(), Bits{}));
     const Baked baked = bakePassingThrough(load(input, "biped-packed.glb"), input);
     // The Hips' translations had views of their own: reused for the new keys, their streams cut.

@@ -568,7 +568,7 @@ TEST_CASE("root bone: an idle top bone named root is reused: it takes the travel
     }
 }
 
-TEST_CASE("root bone: a root bone that carries the travel already is kept; nothing is inserted") {
+TEST_CASE("root bone: a root bone that carries the travel already is kept, nothing is inserted") {
     const std::vector<std::uint8_t> glb = bipedWithTravellingRoot();
     const Asset input = mustLoadBytes(glb, "mixamo-pack.glb");
     auto baked = bakeWithRootBone(input);  // "root" names "mixamorig:Root" (a namespace, another case)
@@ -610,7 +610,7 @@ TEST_CASE("root bone: a top bone of that name that moves is refused, naming it a
     }
 }
 
-TEST_CASE("root bone: the command line says what it did with the rig; a moving bone writes nothing") {
+TEST_CASE("root bone: the command line says what it did with the rig, a moving bone writes nothing") {
     test::TempDir dir("rootbone-reuse-cli");
     test::writeBytes(dir.path / "rig.glb", bipedUnderTopBone("root"));
     test::writeBytes(dir.path / "turning.glb", bipedUnderTopBone("root", 0.5));

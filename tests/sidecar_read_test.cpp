@@ -387,7 +387,7 @@ Json knownSidecar2() {
 
 }  // namespace
 
-TEST_CASE("sidecar read: a sidecar/2's markers and distance read back; a sidecar/1 has none") {
+TEST_CASE("sidecar read: a sidecar/2's markers and distance read back, a sidecar/1 has none") {
     const Sidecar sidecar = mustParse(knownSidecar2().dump());
     CHECK(sidecar.schema == "rootbake.sidecar/2");
     const SidecarClip& walk = sidecar.clips[0];
