@@ -110,7 +110,7 @@ struct Residuals {
 
 // Checks one baked clip against its source (input animation `a`).
 Residuals checkBakedClip(const Run& run, int a) {
-    const Json entry = toJson(run.baked.sidecar)["clips"][a];
+    const Json entry = toJson(run.baked.document)["clips"][a];
     const ClipAnalysis& analysis = run.baked.clips[a].analysis;
     REQUIRE(!run.baked.clips[a].channels.empty());
     const Clip& source = run.input.clips[a];
@@ -118,8 +118,8 @@ Residuals checkBakedClip(const Run& run, int a) {
     const int root = rigIndex(run.output, entry["rootNode"]);
     const int character = rigIndex(run.output, entry["characterNode"]);
     REQUIRE(root >= 0);
-    const glm::dvec3 up(toJson(run.baked.sidecar)["upAxis"][0], toJson(run.baked.sidecar)["upAxis"][1],
-                        toJson(run.baked.sidecar)["upAxis"][2]);
+    const glm::dvec3 up(toJson(run.baked.document)["upAxis"][0], toJson(run.baked.document)["upAxis"][1],
+                        toJson(run.baked.document)["upAxis"][2]);
     const double from = entry["from"], to = entry["to"];
     // Fractions of the height, as the analysis takes them (a rig without height: of 1 unit).
     const double height =
@@ -234,7 +234,7 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
     const std::size_t count = input.clips.size();
     int added = 0;
     for (std::size_t a = 0; a < count; ++a) {
-        const Json entry = toJson(baked->sidecar)["clips"][a];
+        const Json entry = toJson(baked->document)["clips"][a];
         // The source animation is untouched, and so are the accessors it reads; a clip that is
         // not made in place is played from it, so its markers are there.
         CHECK(withoutMarkers(output.document["animations"][a]).dump() ==

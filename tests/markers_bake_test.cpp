@@ -75,7 +75,7 @@ TEST_CASE("markers in the glTF: extras.rootbake beside the animation's own, with
     CHECK_FALSE(markers.contains("stop"));  // no null: custom properties hold none
 
     // The sidecar's markers, the same but for its nulls.
-    for (const SidecarClip& clip : out.baked.sidecar.clips) {
+    for (const SidecarClip& clip : out.baked.document.sidecar.clips) {
         if (clip.name != "walk_inplace") continue;
         REQUIRE(clip.markers.events.size() == markers["events"].size());
         for (std::size_t i = 0; i < clip.markers.events.size(); ++i) {

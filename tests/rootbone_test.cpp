@@ -121,8 +121,8 @@ TEST_CASE("root bone: inserted between the hips and their parent, at the ground 
     CHECK(output.rig.gltfIndex[bone] == input.rig.size());  // appended: no node is renumbered
     CHECK(output.rig.parent[hips] == bone);
     CHECK(output.rig.name[output.rig.parent[bone]] == "Armature");
-    CHECK(toJson(baked->sidecar)["rootBone"]["name"] == "root");
-    CHECK(toJson(baked->sidecar)["rootBone"]["index"] == input.rig.size());
+    CHECK(toJson(baked->document)["rootBone"]["name"] == "root");
+    CHECK(toJson(baked->document)["rootBone"]["index"] == input.rig.size());
     // In the Armature's space the hips rest at (0.25, 1.03, -0.125); the ground under them, at the
     // height of the Armature's origin (+Y is up there too), is (0.25, 0, -0.125).
     const Transform& rest = output.rig.rest[bone];
@@ -240,13 +240,13 @@ TEST_CASE("root bone: baking the output again changes nothing, the same input gi
     auto second = bakeWithRootBone(output);
     REQUIRE_MESSAGE(second.ok(), (second ? "" : second.error().message));
     CHECK(joinPieces(second->asset.main) == joinPieces(first->asset.main));
-    CHECK(toJson(second->sidecar)["rootBone"]["index"] == input.rig.size());
+    CHECK(toJson(second->document)["rootBone"]["index"] == input.rig.size());
     // Its sidecar finds the motion in the root bone's keys: the same turn, and the same stride and
     // speed for a clip that does not turn. (A turn is about the character's origin, the bone sits
     // off it under these hips, so its own travel over a turning cycle is another chord.)
     for (std::size_t i = 0; i < input.clips.size(); ++i) {
-        const Json a = toJson(first->sidecar)["clips"][i];
-        const Json b = toJson(second->sidecar)["clips"][i];
+        const Json a = toJson(first->document)["clips"][i];
+        const Json b = toJson(second->document)["clips"][i];
         CAPTURE(a["name"]);
         CHECK(b["rootNode"]["name"] == "root");
         CHECK(b["turn"].get<double>() == doctest::Approx(a["turn"].get<double>()).epsilon(1e-5));
@@ -531,7 +531,7 @@ TEST_CASE("root bone: an idle top bone named root is reused: it takes the travel
         CHECK(baked->rootBoneSummary ==
               std::string("root bone: nodes[26] \"") + name +
                   "\" reused: idle above nodes[1] \"Hips\", it takes the motion keys");
-        CHECK(toJson(baked->sidecar)["rootBone"] == Json{{"name", name}, {"index", 26}});
+        CHECK(toJson(baked->document)["rootBone"] == Json{{"name", name}, {"index", 26}});
         const samples::Biped truth = samples::makeBiped();
         for (std::size_t i = 0; i < input.clips.size(); ++i) {
             const Clip& source = input.clips[i];
@@ -576,7 +576,7 @@ TEST_CASE("root bone: a root bone that carries the travel already is kept, nothi
     CHECK(baked->rootBoneUse == "kept");
     CHECK(baked->rootBoneSummary ==
           "root bone: nodes[26] \"mixamorig:Root\" kept as it is: the clips' root, it carries their travel");
-    CHECK(toJson(baked->sidecar)["rootBone"] == Json{{"name", "mixamorig:Root"}, {"index", 26}});
+    CHECK(toJson(baked->document)["rootBone"] == Json{{"name", "mixamorig:Root"}, {"index", 26}});
     CHECK(joinPieces(baked->asset.main) == glb);  // the asset as it is: nothing inserted or rewritten
     for (const BakedClip& clip : baked->clips)
         if (clip.analysis.root >= 0)

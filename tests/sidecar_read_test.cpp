@@ -154,7 +154,8 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     auto asset = loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(asset.ok());
-    Sidecar written;
+    SidecarDocument document;
+    Sidecar& written = document.sidecar;
     written.schema = kSidecarSchema;
     written.generator = "rootbake test";
     written.inputSha256 = std::string(64, 'a');
@@ -163,11 +164,11 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     for (const Clip& clip : asset->clips) {
         auto baked = bakeClip(asset->rig, clip, {});
         REQUIRE(baked.ok());
-        written.clips.push_back(
-            sidecarClip(asset->rig, baked->analysis, baked->loop, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
+        written.clips.push_back(sidecarClip(asset->rig, baked->analysis, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
+        document.records.push_back(sidecarClipRecord(asset->rig, baked->analysis, baked->loop));
         analyses.push_back(baked->analysis);
     }
-    const Sidecar sidecar = mustParse(toJson(written).dump(2));
+    const Sidecar sidecar = mustParse(toJson(document).dump(2));
     REQUIRE(sidecar.clips.size() == asset->clips.size());
     for (std::size_t i = 0; i < analyses.size(); ++i) {
         const ClipAnalysis& a = analyses[i];

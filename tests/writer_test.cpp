@@ -273,7 +273,7 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     // Deterministic: the same bytes again.
     const Run again = bake(glb, "biped.glb");
     CHECK(joinPieces(again.baked.asset.main) == joinPieces(run.baked.asset.main));
-    CHECK(toJson(again.baked.sidecar).dump() == toJson(run.baked.sidecar).dump());
+    CHECK(toJson(again.baked.document).dump() == toJson(run.baked.document).dump());
 }
 
 TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied, writeFiles gathers them") {

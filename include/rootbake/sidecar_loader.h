@@ -40,9 +40,6 @@ struct SidecarNode {
 struct SidecarContact {
     SidecarNode node;
     std::vector<std::array<double, 2>> planted;  // s, [start, end] from the clip start
-    // Written, not read back (parseSidecar leaves them as they are): how the analysis decided.
-    bool hasStanceShare = false;  // false: left out of the sidecar
-    double stanceShare = 0;       // fraction of the clip in stance
 };
 
 // A contact touching down or lifting off (docs/sidecar.md, `markers.events`).
@@ -69,23 +66,6 @@ struct SidecarMarkers {
         for (const SidecarFootEvent& e : events) times.push_back(e.time);
         return times;
     }
-};
-
-// A footContact clip's evidence for its deduced travel (docs/sidecar.md).
-struct SidecarContactEvidence {
-    double flightShare = 0;     // fraction of the clip with no contact in stance
-    double speedSpread = 0;     // of the stance speeds
-    int touchDowns = 0;         // stances begun, all contacts together
-    double stridePerCycle = 0;  // scene units
-};
-
-// How cleanly the in-place clip loops.
-struct SidecarLoop {
-    double positionError = 0;          // scene units
-    double positionErrorFraction = 0;  // of the character height
-    double rotationErrorDegrees = 0;
-    bool hasWorstNode = false;  // false: null in the sidecar
-    SidecarNode worstNode;
 };
 
 struct SidecarClip {
@@ -115,13 +95,6 @@ struct SidecarClip {
     std::vector<double> distance;
     std::vector<SidecarContact> contacts;
     SidecarMarkers markers;
-    // Written by rootbake, not read back (parseSidecar leaves them as they are: nothing that
-    // plays or checks the motion needs them, and reading them would refuse older sidecars).
-    bool hasContactEvidence = false;  // footContact clips only
-    SidecarContactEvidence contactEvidence;
-    SidecarLoop loop;
-    std::string reason;                 // why the analysis decided as it did
-    std::vector<std::string> warnings;  // the analysis's doubts
 
     // Spans into this clip's vectors: valid while the clip lives and its vectors are
     // not reassigned (moving the clip keeps them). Passes runtime::validateTrack

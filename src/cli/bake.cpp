@@ -111,7 +111,7 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
     for (const StreamedFile& f : baked.asset.streamed)
         files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked.asset.mainSize;
-    files.push_back({sidecarPath(out), sidecarBytes(baked.sidecar), {}});
+    files.push_back({sidecarPath(out), sidecarBytes(baked.document), {}});
     for (SideFile& f : baked.asset.files)
         files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
     return files;

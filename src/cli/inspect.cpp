@@ -2,8 +2,8 @@
 #include "cli/cli.h"
 #include "cli/run.h"
 #include "pipeline/sidecar.h"
-#include "write/sidecar.h"
 #include "rootbake/num.h"
+#include "write/sidecar.h"
 
 #include <cstdio>
 #include <numbers>
@@ -22,12 +22,14 @@ std::string clipDetails(const Rig& rig, const BakedClip& baked) {
     for (const std::string& w : a.warnings) more += wrappedLines("      warning: ", w, 15, rig.name);
     for (const ContactPlanting& p : a.planting) {
         std::string spans;
-        for (const PlantedInterval& s : p.planted) spans += " " + fixedPoint(s.start, 3) + "-" + fixedPoint(s.end, 3);
+        for (const PlantedInterval& s : p.planted)
+            spans += " " + fixedPoint(s.start, 3) + "-" + fixedPoint(s.end, 3);
         more += wrappedLines("      planted " + printable(nodeLabel(rig, p.node)) + ": ",
                              (spans.empty() ? "never" : spans.substr(1)) + " s", 8);
     }
-    more += "      loop seam: " + num(baked.loop.position, 4) + " units (" + num(baked.loop.positionFraction, 3) +
-            " of height), " + num(baked.loop.rotationDegrees, 3) + " deg\n";
+    more += "      loop seam: " + num(baked.loop.position, 4) + " units (" +
+            num(baked.loop.positionFraction, 3) + " of height), " + num(baked.loop.rotationDegrees, 3) +
+            " deg\n";
     return more;
 }
 
@@ -76,7 +78,8 @@ AssetOutcome inspectAsset(const RunContext& run, const InputFile& input) {
         outcome.err += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, a, outcome);
         if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-        Json object = toJson(sidecarClip(asset->rig, a, baked->loop, clip.gltfIndex, clipName(clip), a.upAxis));
+        Json object = toJson(sidecarClip(asset->rig, a, clip.gltfIndex, clipName(clip), a.upAxis),
+                             sidecarClipRecord(asset->rig, a, baked->loop));
         if (anyGate(run.gates)) object["failedGates"] = gates;
         clips.push_back(std::move(object));
         rows.push_back(clipRow(asset->rig, clip, a));

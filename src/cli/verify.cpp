@@ -407,7 +407,7 @@ int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) 
         Clip played = applyInPlace(clip, baked.clips[i].channels);
         std::erase_if(played.channels, [&](const Channel& channel) { return channel.node == bone; });
         ClipReport report;
-        auto motion = motionOf(asset.rig, baked.sidecar.clips[i], played, args.sidecar,
+        auto motion = motionOf(asset.rig, baked.document.sidecar.clips[i], played, args.sidecar,
                                "clips[" + std::to_string(i) + "]", report);
         if (!motion) return printError(motion.error().message), kBadInput;
         replay.motions.push_back(std::move(*motion));

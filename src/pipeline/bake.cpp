@@ -133,9 +133,10 @@ std::vector<AnimationExtras> animationExtras(const Asset& asset, const Baked& ou
     return extras;
 }
 
-Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
-                  const BakeSettings& settings) {
-    Sidecar sidecar;
+SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+                          const BakeSettings& settings) {
+    SidecarDocument document;
+    Sidecar& sidecar = document.sidecar;
     sidecar.schema = kSidecarSchema;
     sidecar.generator = settings.generator;
     sidecar.input = settings.inputName;
@@ -148,10 +149,12 @@ Sidecar sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uin
     sidecar.units = "metres (glTF scene units)";
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const int index = asset.clips[i].gltfIndex;
-        sidecar.clips.push_back(sidecarClip(asset.rig, out.clips[i].analysis, out.clips[i].loop,
-                                            out.asset.animationOf[index], out.asset.nameOf[index], up));
+        const ClipAnalysis& analysis = out.clips[i].analysis;
+        sidecar.clips.push_back(
+            sidecarClip(asset.rig, analysis, out.asset.animationOf[index], out.asset.nameOf[index], up));
+        document.records.push_back(sidecarClipRecord(asset.rig, analysis, out.clips[i].loop));
     }
-    return sidecar;
+    return document;
 }
 
 }  // namespace
@@ -176,7 +179,7 @@ Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
         rewriteAsset(asset, rewrites, settings.rewrite, newRootBone, animationExtras(asset, out));
     if (!rewritten) return rewritten.error();
     out.asset = std::move(*rewritten);
-    out.sidecar = sidecarOf(asset, out, inputBytes, settings);
+    out.document = sidecarOf(asset, out, inputBytes, settings);
     return out;
 }
 

@@ -4,7 +4,9 @@ namespace rootbake {
 
 namespace {
 
-std::array<double, 3> array3(const glm::dvec3& v) { return {v.x, v.y, v.z}; }
+std::array<double, 3> array3(const glm::dvec3& v) {
+    return {v.x, v.y, v.z};
+}
 
 // -1 is null in the sidecar.
 bool optionalNode(const Rig& rig, int node, SidecarNode& out) {
@@ -17,28 +19,26 @@ void describeTrack(const ClipAnalysis& a, SidecarClip& c) {
     // Samples per second of clip time; the track has duration * sampleRate + 1 entries.
     c.sampleRate = a.duration > 0.0 ? double(a.track.times.size() - 1) / a.duration : 0.0;
     c.times = a.track.times;
-    for (const glm::dvec3& t : a.track.translation) c.translation.insert(c.translation.end(), {t.x, t.y, t.z});
+    for (const glm::dvec3& t : a.track.translation)
+        c.translation.insert(c.translation.end(), {t.x, t.y, t.z});
     c.yaw = a.track.yaw;
     c.distance = a.markers.distance;
 }
 
 void describeContacts(const Rig& rig, const ClipAnalysis& a, SidecarClip& c) {
-    const ContactEvidence& e = a.evidence;
-    for (std::size_t i = 0; i < a.planting.size(); ++i) {
+    for (const ContactPlanting& planting : a.planting) {
         SidecarContact contact;
-        contact.node = sidecarNode(rig, a.planting[i].node);
-        for (const PlantedInterval& p : a.planting[i].planted) contact.planted.push_back({p.start, p.end});
-        contact.hasStanceShare = i < e.stanceShare.size();
-        if (contact.hasStanceShare) contact.stanceShare = e.stanceShare[i];
+        contact.node = sidecarNode(rig, planting.node);
+        for (const PlantedInterval& p : planting.planted) contact.planted.push_back({p.start, p.end});
         c.contacts.push_back(std::move(contact));
     }
-    c.hasContactEvidence = a.source == Source::FootContact;
-    c.contactEvidence = {e.flightShare, e.speedSpread, e.touchDowns, e.stridePerCycle};
 }
 
 }  // namespace
 
-SidecarNode sidecarNode(const Rig& rig, int node) { return {nodeLabel(rig, node), rig.gltfIndex[node]}; }
+SidecarNode sidecarNode(const Rig& rig, int node) {
+    return {nodeLabel(rig, node), rig.gltfIndex[node]};
+}
 
 SidecarMarkers sidecarMarkers(const Rig& rig, const ClipAnalysis& a) {
     const ClipMarkers& m = a.markers;
@@ -55,8 +55,8 @@ SidecarMarkers sidecarMarkers(const Rig& rig, const ClipAnalysis& a) {
     return out;
 }
 
-SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop, int animationIndex,
-                        const std::string& name, const glm::dvec3& upAxis) {
+SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, int animationIndex, const std::string& name,
+                        const glm::dvec3& upAxis) {
     SidecarClip c;
     c.name = name;
     c.animation = animationIndex;
@@ -79,13 +79,27 @@ SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, const LoopSeam& l
     describeTrack(a, c);
     describeContacts(rig, a, c);
     c.markers = sidecarMarkers(rig, a);
-    c.loop.positionError = loop.position;
-    c.loop.positionErrorFraction = loop.positionFraction;
-    c.loop.rotationErrorDegrees = loop.rotationDegrees;
-    c.loop.hasWorstNode = optionalNode(rig, loop.worstNode, c.loop.worstNode);
-    c.reason = a.reason;
-    c.warnings = a.warnings;
     return c;
+}
+
+SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop) {
+    SidecarClipRecord r;
+    const ContactEvidence& e = a.evidence;
+    for (std::size_t i = 0; i < a.planting.size(); ++i)
+        r.stanceShare.push_back(i < e.stanceShare.size() ? std::optional<double>(e.stanceShare[i])
+                                                         : std::nullopt);
+    r.hasContactEvidence = a.source == Source::FootContact;
+    r.flightShare = e.flightShare;
+    r.speedSpread = e.speedSpread;
+    r.touchDowns = e.touchDowns;
+    r.stridePerCycle = e.stridePerCycle;
+    r.loopPositionError = loop.position;
+    r.loopPositionErrorFraction = loop.positionFraction;
+    r.loopRotationErrorDegrees = loop.rotationDegrees;
+    r.hasLoopWorstNode = optionalNode(rig, loop.worstNode, r.loopWorstNode);
+    r.reason = a.reason;
+    r.warnings = a.warnings;
+    return r;
 }
 
 }  // namespace rootbake

@@ -1,9 +1,11 @@
-// The describe stage's sidecar: the typed document (rootbake/sidecar_loader.h) of the clips
-// analysed, which src/write/sidecar.h writes as JSON and parseSidecar reads back.
+// The describe stage's sidecar: the engine's typed clips (rootbake/sidecar_loader.h) of the clips
+// analysed and the writer's record of each, which src/write/sidecar.h writes as JSON and
+// parseSidecar reads back (the engine's part).
 #pragma once
 
 #include "rootbake/bake.h"
 #include "rootbake/sidecar_loader.h"
+#include "write/sidecar.h"
 
 #include <string>
 
@@ -17,7 +19,10 @@ SidecarMarkers sidecarMarkers(const Rig& rig, const ClipAnalysis& analysis);
 
 // The sidecar's clip of one analysis. animationIndex and name are the clip's in the output
 // (with --keep-source, the "<name> (in place)" copy's); upAxis is the document's.
-SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop, int animationIndex,
+SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, int animationIndex,
                         const std::string& name, const glm::dvec3& upAxis);
+
+// The writer's record of the same clip: its evidence, loop seam, reason and warnings.
+SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop);
 
 }  // namespace rootbake

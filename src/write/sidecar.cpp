@@ -11,7 +11,9 @@ namespace {
 
 // -0.0 prints as "-0.0": a direction of [-0.0, -0.0, -1.0] reads as a bug. Every number
 // of the sidecar passes here.
-double unsignedZero(double v) { return v == 0.0 ? 0.0 : v; }
+double unsignedZero(double v) {
+    return v == 0.0 ? 0.0 : v;
+}
 
 constexpr double kDegreesPerRadian = 180.0 / std::numbers::pi;
 
@@ -59,13 +61,16 @@ Json markersJson(const SidecarMarkers& m) {
     return Json{{"events", std::move(events)}, {"phase", std::move(phase)}, {"stop", std::move(stop)}};
 }
 
-Json contactsJson(const SidecarClip& c) {
+Json contactsJson(const SidecarClip& c, const SidecarClipRecord& r) {
     Json out = Json::array();
-    for (const SidecarContact& contact : c.contacts) {
+    for (std::size_t i = 0; i < c.contacts.size(); ++i) {
+        const SidecarContact& contact = c.contacts[i];
         Json planted = Json::array();
-        for (const auto& p : contact.planted) planted.push_back(Json::array({unsignedZero(p[0]), unsignedZero(p[1])}));
+        for (const auto& p : contact.planted)
+            planted.push_back(Json::array({unsignedZero(p[0]), unsignedZero(p[1])}));
         Json object{{"node", nodeRef(true, contact.node)}, {"planted", std::move(planted)}};
-        if (contact.hasStanceShare) object["stanceShare"] = unsignedZero(contact.stanceShare);
+        if (i < r.stanceShare.size() && r.stanceShare[i])
+            object["stanceShare"] = unsignedZero(*r.stanceShare[i]);
         out.push_back(std::move(object));
     }
     return out;
@@ -73,7 +78,7 @@ Json contactsJson(const SidecarClip& c) {
 
 }  // namespace
 
-Json toJson(const SidecarClip& c) {
+Json toJson(const SidecarClip& c, const SidecarClipRecord& r) {
     Json out;
     out["name"] = c.name;
     out["animation"] = c.animation;
@@ -96,20 +101,19 @@ Json toJson(const SidecarClip& c) {
     out["averageAngularSpeed"] = unsignedZero(c.averageAngularSpeed);
     out["averageAngularSpeedDegrees"] = unsignedZero(c.averageAngularSpeed * kDegreesPerRadian);
     out["track"] = trackJson(c);
-    out["contacts"] = contactsJson(c);
+    out["contacts"] = contactsJson(c, r);
     out["markers"] = markersJson(c.markers);
-    const SidecarContactEvidence& e = c.contactEvidence;
-    if (c.hasContactEvidence)
-        out["contactEvidence"] = Json{{"flightShare", unsignedZero(e.flightShare)},
-                                      {"speedSpread", unsignedZero(e.speedSpread)},
-                                      {"touchDowns", e.touchDowns},
-                                      {"stridePerCycle", unsignedZero(e.stridePerCycle)}};
-    out["loop"] = Json{{"positionError", unsignedZero(c.loop.positionError)},
-                       {"positionErrorFraction", unsignedZero(c.loop.positionErrorFraction)},
-                       {"rotationErrorDegrees", unsignedZero(c.loop.rotationErrorDegrees)},
-                       {"worstNode", nodeRef(c.loop.hasWorstNode, c.loop.worstNode)}};
-    out["reason"] = c.reason;
-    out["warnings"] = c.warnings;
+    if (r.hasContactEvidence)
+        out["contactEvidence"] = Json{{"flightShare", unsignedZero(r.flightShare)},
+                                      {"speedSpread", unsignedZero(r.speedSpread)},
+                                      {"touchDowns", r.touchDowns},
+                                      {"stridePerCycle", unsignedZero(r.stridePerCycle)}};
+    out["loop"] = Json{{"positionError", unsignedZero(r.loopPositionError)},
+                       {"positionErrorFraction", unsignedZero(r.loopPositionErrorFraction)},
+                       {"rotationErrorDegrees", unsignedZero(r.loopRotationErrorDegrees)},
+                       {"worstNode", nodeRef(r.hasLoopWorstNode, r.loopWorstNode)}};
+    out["reason"] = r.reason;
+    out["warnings"] = r.warnings;
     return out;
 }
 
@@ -145,7 +149,7 @@ void print(const Json& document, const std::shared_ptr<ByteSink>& sink) {
 
 }  // namespace
 
-std::vector<std::uint8_t> sidecarBytes(const Sidecar& sidecar) {
+std::vector<std::uint8_t> sidecarBytes(const SidecarDocument& sidecar) {
     // Printed twice, counting first, so the bytes are allocated once: growing them would hold
     // the old and the new buffer at once.
     const Json document = toJson(sidecar);
@@ -158,7 +162,8 @@ std::vector<std::uint8_t> sidecarBytes(const Sidecar& sidecar) {
     return bytes;
 }
 
-Json toJson(const Sidecar& s) {
+Json toJson(const SidecarDocument& d) {
+    const Sidecar& s = d.sidecar;
     Json out;
     out["schema"] = s.schema;
     out["generator"] = s.generator;
@@ -169,7 +174,8 @@ Json toJson(const Sidecar& s) {
     out["upAxis"] = vec3(s.upAxis);
     out["units"] = s.units;
     out["clips"] = Json::array();
-    for (const SidecarClip& clip : s.clips) out["clips"].push_back(toJson(clip));
+    for (std::size_t i = 0; i < s.clips.size(); ++i)
+        out["clips"].push_back(toJson(s.clips[i], i < d.records.size() ? d.records[i] : SidecarClipRecord{}));
     return out;
 }
 

@@ -195,7 +195,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             checkMessage(baked.error().message, "");
             return 0;
         }
-        const std::string sidecar = toJson(baked->sidecar).dump(2);
+        const std::string sidecar = toJson(baked->document).dump(2);
         require(!sidecar.empty() && !joinPieces(baked->asset.main).empty(), "empty output");
         // What the writer writes, the reader takes: one clip per input animation.
         Result<Sidecar> read = parseSidecar(sidecar, "out.rootmotion.json");
