@@ -101,6 +101,11 @@ std::array<int, 3> viewsOf(const AccessorLayout& a) {
     return {a.view, a.sparseCount > 0 ? a.sparseIndexView : -1, a.sparseCount > 0 ? a.sparseValueView : -1};
 }
 
+bool holdsBytes(const Layout& layout, int view) {
+    const ViewLayout& v = layout.views[std::size_t(view)];
+    return !v.compressed && !layout.buffers[std::size_t(v.buffer)].noData;
+}
+
 const char* missingBytes(const Layout& layout, const AccessorLayout& a, DecodedViews decoded) {
     const char* why = nullptr;
     if (a.view >= 0 && (why = viewMissingBytes(layout, a.view, decoded))) return why;

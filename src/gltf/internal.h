@@ -194,6 +194,9 @@ Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const 
 
 // The views an accessor reads: its own, its sparse indices' and values' (-1: none).
 std::array<int, 3> viewsOf(const AccessorLayout& a);
+// Whether a view's bytes are in its buffer as they are read: not meshopt-compressed, and in a
+// buffer that has data (a compressed view's fallback buffer has none).
+bool holdsBytes(const Layout& layout, int view);
 
 // Bytes that stand in for bufferViews whose own cannot be read: decoded[v], when not empty,
 // is bufferViews[v]'s content (byteLength bytes, meshopt-decoded), read instead of its buffer.

@@ -123,10 +123,7 @@ std::string decodeMeshoptViewsOf(const Json& document, const Layout& layout,
                                  std::uint64_t maxCount, std::vector<std::vector<std::uint8_t>>& decoded) {
     const Json* views = member(document, "bufferViews");
     for (int v : viewsOf(accessor)) {
-        if (v < 0 || !decoded[std::size_t(v)].empty()) continue;
-        const ViewLayout& view = layout.views[std::size_t(v)];
-        if (!view.compressed && !layout.buffers[std::size_t(view.buffer)].noData)
-            continue;  // its bytes are there
+        if (v < 0 || !decoded[std::size_t(v)].empty() || holdsBytes(layout, v)) continue;
         const char* name = nullptr;
         const Json* extension = views ? meshoptOf((*views)[std::size_t(v)], &name) : nullptr;
         if (!extension) continue;  // missingBytes says why it cannot be read

@@ -46,14 +46,10 @@ const Json* dracoOf(const Json& primitive) {
     return ext && ext->is_object() ? member(*ext, "KHR_draco_mesh_compression") : nullptr;
 }
 
-bool holdsBytes(const Layout& layout, int view) {
-    const ViewLayout& v = layout.views[std::size_t(view)];
-    return !v.compressed && !layout.buffers[std::size_t(v.buffer)].noData;
-}
-
 // What stops a primitive's vertices from being read, or nullptr: a view without bytes is
 // read when it is meshopt-compressed (decoded then), a Draco primitive from its own bytes.
-const char* unreadable(const Json& primitive, const Layout& layout, const Json* views, const Json& attributes) {
+const char* unreadable(const Json& primitive, const Layout& layout, const Json* views,
+                       const Json& attributes) {
     if (dracoOf(primitive)) return nullptr;
     for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"})
         if (const Json* a = member(attributes, name)) {
@@ -68,7 +64,7 @@ const char* unreadable(const Json& primitive, const Layout& layout, const Json* 
 struct SurfaceBuilder {
     const Layout& layout;
     const std::vector<SharedBytes>& buffers;
-    const Json* views;  // the document's bufferViews
+    const Json& document;
     const Rig& rig;
     std::vector<std::string>& warnings;
     std::vector<glm::dmat4> scene;
@@ -81,11 +77,11 @@ struct SurfaceBuilder {
     std::vector<std::size_t> held;  // the views `decoded` holds
     std::string failure;            // why a compressed view cannot be read: the joints stand for the body
 
-    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Json* v, const Rig& r,
+    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Json& d, const Rig& r,
                    std::vector<std::string>& w)
         : layout(l),
           buffers(b),
-          views(v),
+          document(d),
           rig(r),
           warnings(w),
           scene(restScene(r)),
@@ -95,19 +91,13 @@ struct SurfaceBuilder {
     // Decodes the meshopt-compressed views accessor `a` (at `at`) reads; false, with `failure`
     // set, when one cannot be.
     bool decodeViews(const AccessorLayout& a, const Where& at) {
-        for (int v : viewsOf(a)) {
-            if (v < 0 || holdsBytes(layout, v) || !decoded[std::size_t(v)].empty()) continue;
-            const char* name = nullptr;
-            const Json* extension = meshoptOf((*views)[std::size_t(v)], &name);
-            if (!extension) continue;  // unreadable() let only meshopt views through
-            held.push_back(std::size_t(v));
-            if (const char* why = decodeMeshoptView(*extension, layout, buffers, std::size_t(v), kMaxSurfaceVertices,
-                                                    decoded[std::size_t(v)])) {
-                failure = at.str() + ": bufferViews[" + n(std::size_t(v)) + "].extensions." + name + " " + why;
-                return false;
-            }
-        }
-        return true;
+        for (int v : viewsOf(a))
+            if (v >= 0) held.push_back(std::size_t(v));  // released with the primitive, decoded or not
+        const std::string why =
+            decodeMeshoptViewsOf(document, layout, buffers, a, kMaxSurfaceVertices, decoded);
+        if (why.empty()) return true;
+        failure = at.str() + ": " + why;
+        return false;
     }
 
     void release() {
@@ -327,7 +317,7 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
     const std::uint64_t every =
         std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
 
-    SurfaceBuilder builder(layout, buffers, views, rig, warnings);
+    SurfaceBuilder builder(layout, buffers, document, rig, warnings);
     const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
     // A compressed mesh that cannot be read: a file's defect or a codec rootbake lacks, said
     // once, and the joints stand for the body.
@@ -357,7 +347,8 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
             if (const Json* draco = dracoOf(primitives[p])) {
                 DecodedVertices vertices;
                 // Draco may split a vertex its accessor counts once: bounded by the surface's budget.
-                const std::uint64_t most = std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
+                const std::uint64_t most =
+                    std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
                 if (const char* why = decodeDracoVertices(*draco, layout, buffers, most, vertices))
                     return standIn(at.str() + " " + why);
                 builder.positions = std::move(vertices.positions);
@@ -368,8 +359,9 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                 if (!position || position->view < 0) continue;  // no vertices, or zeros only
                 if (position->components != 3 || (joints && joints->components != 4) ||
                     (weights && weights->components != 4)) {
-                    warnings.push_back(at.str() + ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left "
-                                                  "out of the body's ground points");
+                    warnings.push_back(at.str() +
+                                       ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left "
+                                       "out of the body's ground points");
                     continue;
                 }
                 weighted = joints && weights && joints->view >= 0 && weights->view >= 0;

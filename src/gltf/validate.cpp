@@ -477,11 +477,9 @@ struct ChannelClaims {
 void claimDecodedViews(const Layout& layout, int accessor, ChannelClaims& claims) {
     if (claims.viewClaimed.empty()) claims.viewClaimed.assign(layout.views.size(), 0);
     for (int v : viewsOf(layout.accessors[std::size_t(accessor)])) {
-        if (v < 0 || claims.viewClaimed[std::size_t(v)]) continue;
-        const ViewLayout& view = layout.views[std::size_t(v)];
-        if (!view.compressed && !layout.buffers[std::size_t(view.buffer)].noData) continue;
+        if (v < 0 || claims.viewClaimed[std::size_t(v)] || holdsBytes(layout, v)) continue;
         claims.viewClaimed[std::size_t(v)] = 1;
-        claims.keyBytes += view.length;
+        claims.keyBytes += layout.views[std::size_t(v)].length;
     }
 }
 
