@@ -6,9 +6,9 @@
 
 #include "biped.h"
 #include "gltf/asset.h"
-#include "sidecar/read.h"
 #include "pipeline/bake.h"
 #include "pipeline/sidecar.h"
+#include "sidecar/read.h"
 
 #include <doctest/doctest.h>
 
@@ -156,7 +156,7 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     REQUIRE(asset.ok());
     SidecarDocument document;
     Sidecar& written = document.sidecar;
-    written.schema = kSidecarSchema;
+    written.schema = newestSidecarSchema();
     written.generator = "rootbake test";
     written.inputSha256 = std::string(64, 'a');
     written.units = "metres (glTF scene units)";
@@ -164,7 +164,8 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     for (const Clip& clip : asset->clips) {
         auto baked = bakeClip(asset->rig, clip, {});
         REQUIRE(baked.ok());
-        written.clips.push_back(sidecarClip(asset->rig, baked->analysis, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
+        written.clips.push_back(
+            sidecarClip(asset->rig, baked->analysis, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
         document.records.push_back(sidecarClipRecord(asset->rig, baked->analysis, baked->loop));
         analyses.push_back(baked->analysis);
     }
@@ -464,17 +465,19 @@ TEST_CASE("sidecar schema: every number of a clip says its unit, angles in radia
     const nlohmann::json schema = nlohmann::json::parse(in);
     int numbers = 0;
     std::function<void(const nlohmann::json&, const std::string&)> walk = [&](const nlohmann::json& object,
-                                                                           const std::string& path) {
+                                                                              const std::string& path) {
         if (!object.is_object() || !object.contains("properties")) return;
         for (const auto& [name, property] : object["properties"].items()) {
             const std::string at = path + "." + name;
             const std::string ref = property.value("$ref", "");
             const std::string type = property.value("type", "");
-            const bool numeric = type == "number" || type == "integer" || ref.find("seconds") != std::string::npos ||
+            const bool numeric = type == "number" || type == "integer" ||
+                                 ref.find("seconds") != std::string::npos ||
                                  ref.find("ec3") != std::string::npos ||
-                                 (type == "array" && (property["items"].value("type", "") == "number" ||
-                                                      property["items"].value("$ref", "").find("ec3") != std::string::npos ||
-                                                      property["items"].value("$ref", "").find("seconds") != std::string::npos));
+                                 (type == "array" &&
+                                  (property["items"].value("type", "") == "number" ||
+                                   property["items"].value("$ref", "").find("ec3") != std::string::npos ||
+                                   property["items"].value("$ref", "").find("seconds") != std::string::npos));
             if (numeric) {
                 CAPTURE(at);
                 CHECK_FALSE(property.value("description", "").empty());
@@ -487,7 +490,9 @@ TEST_CASE("sidecar schema: every number of a clip says its unit, angles in radia
     walk(schema["$defs"]["clip"], "clip");
     CHECK(numbers >= 20);
     for (const char* angle : {"turn", "averageAngularSpeed"})
-        CHECK(schema["$defs"]["clip"]["properties"][angle]["description"].get<std::string>().find("radians") == 0);
-    CHECK(schema["$defs"]["clip"]["properties"]["track"]["properties"]["yaw"]["description"].get<std::string>().find(
-              "radians") == 0);
+        CHECK(schema["$defs"]["clip"]["properties"][angle]["description"].get<std::string>().find(
+                  "radians") == 0);
+    CHECK(schema["$defs"]["clip"]["properties"]["track"]["properties"]["yaw"]["description"]
+              .get<std::string>()
+              .find("radians") == 0);
 }

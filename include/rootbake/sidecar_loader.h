@@ -118,6 +118,14 @@ struct Sidecar {
     std::vector<SidecarClip> clips;         // the input's animation order
 };
 
+// The schema's name and its newest version: "rootbake.sidecar/2" is what rootbake writes
+// and the newest this reads (a /1 still reads).
+inline constexpr const char* kSidecarSchemaPrefix = "rootbake.sidecar/";
+inline constexpr int kSidecarSchemaVersion = 2;
+inline std::string newestSidecarSchema() {
+    return kSidecarSchemaPrefix + std::to_string(kSidecarSchemaVersion);
+}
+
 // Parses and validates a sidecar document. fileName is only for messages.
 // Fields rootbake writes and this returns are required; unknown fields are
 // ignored (a later minor version may add some). The schema must be
@@ -139,8 +147,6 @@ namespace sidecar_detail {
 
 using Json = nlohmann::json;
 
-inline constexpr const char* kSchemaPrefix = "rootbake.sidecar/";
-inline constexpr int kSchemaVersion = 2;            // the newest this reads; 1 still reads
 inline constexpr int kMaxDepth = 32;                // nesting the format needs: 5
 inline constexpr double kDurationTolerance = 1e-6;  // s, last track time against the clip's duration
 
@@ -384,15 +390,15 @@ inline SidecarClip readClip(const Json& object, const std::string& path, const s
 
 // 1 or 2 from "rootbake.sidecar/N"; a later N is refused as a newer format, not as a bad file.
 inline int schemaVersion(const std::string& schema) {
-    const std::string prefix = kSchemaPrefix;
-    const std::string supported = "rootbake.sidecar/1 and /" + std::to_string(kSchemaVersion);
+    const std::string prefix = kSidecarSchemaPrefix;
+    const std::string supported = prefix + "1 and /" + std::to_string(kSidecarSchemaVersion);
     if (schema.rfind(prefix, 0) != 0) fail("schema", "\"" + schema + "\" is not " + supported);
     const std::string number = schema.substr(prefix.size());
     const bool digits = !number.empty() && number.size() <= 6 && number[0] != '0' &&
                         number.find_first_not_of("0123456789") == std::string::npos;
     if (!digits) fail("schema", "\"" + schema + "\" is not " + supported);
     const int version = std::stoi(number);
-    if (version > kSchemaVersion)
+    if (version > kSidecarSchemaVersion)
         fail("schema", "\"" + schema + "\" is a newer version than this reader's (" + supported +
                            "): update rootbake/sidecar_loader.h");
     return version;

@@ -137,7 +137,7 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
                           const BakeSettings& settings) {
     SidecarDocument document;
     Sidecar& sidecar = document.sidecar;
-    sidecar.schema = kSidecarSchema;
+    sidecar.schema = newestSidecarSchema();
     sidecar.generator = settings.generator;
     sidecar.input = settings.inputName;
     sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;

@@ -15,8 +15,6 @@
 
 namespace rootbake {
 
-inline constexpr const char* kSidecarSchema = "rootbake.sidecar/2";
-
 // What the sidecar records of a clip beyond what an engine reads (SidecarClip): how the
 // analysis decided, for the people who read the file and for `check`. The writer's alone:
 // parseSidecar does not read it back (nothing that plays the motion needs it, and reading it
