@@ -1,4 +1,5 @@
 #include "write/rootbone.h"
+#include "core/frames.h"
 
 #include "rootbake/num.h"
 
@@ -6,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace rootbake {
 
@@ -142,13 +144,11 @@ double keyStray(const Channel& c, const glm::dmat3& parentLinear) {
 
 // The size of the skeleton under a bone at rest: the farthest node under it from it (scene units).
 double sizeBelow(const Rig& rig, const std::vector<glm::dmat4>& restScene, int bone) {
+    const std::vector<std::uint8_t> below = core::descendantsOf(rig, bone);
     double size = 0.0;
-    for (int n = bone + 1; n < rig.size(); ++n)  // parent-first: every node under it comes after it
-        for (int p = rig.parent[n]; p >= bone; p = rig.parent[p])
-            if (p == bone) {
-                size = std::max(size, glm::length(glm::dvec3(restScene[n][3] - restScene[bone][3])));
-                break;
-            }
+    for (int n = 0; n < rig.size(); ++n)
+        if (below[std::size_t(n)])
+            size = std::max(size, glm::length(glm::dvec3(restScene[n][3] - restScene[bone][3])));
     return size;
 }
 
@@ -164,7 +164,7 @@ std::string boneMotion(const Rig& rig, const Clip& clip, int bone, const std::ve
             return "moves it " + num(stray, 3) + " (" + num(stray / size, 3) +
                    " of the skeleton's size under it)";
         if (c.path == Path::Rotation && stray > kIdleBoneTolerance)
-            return "turns it " + num(stray * 57.29577951308232, 3) + " degrees";
+            return "turns it " + num(stray * 180.0 / std::numbers::pi, 3) + " degrees";
         if (c.path == Path::Scale && stray > kIdleBoneTolerance) return "scales it by " + num(1.0 + stray, 3);
     }
     return "";
