@@ -13,7 +13,7 @@
 #include "pipeline/bake.h"
 #include "pipeline/sidecar.h"
 #include "write/files.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <nlohmann/json.hpp>
 

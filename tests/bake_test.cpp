@@ -8,7 +8,7 @@
 #include "core/frames.h"
 #include "gltf/asset.h"
 #include "support.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include "biped.h"
 

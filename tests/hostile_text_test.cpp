@@ -4,7 +4,7 @@
 #include "biped.h"
 #include "cli/printable.h"
 #include "gltf/asset.h"
-#include "gltf/json_parse.h"
+#include "io/json_parse.h"
 #include "support.h"
 
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // independent reference: the same values, the same number types, keys in file order.
 #include "biped.h"
 #include "gltf/asset.h"
-#include "gltf/json_parse.h"
+#include "io/json_parse.h"
 #include "support.h"
 
 #include <nlohmann/json.hpp>

@@ -7,7 +7,7 @@
 #include "cli/verify.h"
 #include "pipeline/pipeline.h"
 #include "support.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <doctest/doctest.h>
 

@@ -10,7 +10,7 @@
 #include "pipeline/bake.h"
 #include "support.h"
 #include "write/files.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 #include "write/sidecar.h"
 
 #include "biped.h"

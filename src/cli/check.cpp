@@ -4,7 +4,7 @@
 #include "cli/check.h"
 
 #include "cli/run.h"
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 #include "rootbake/num.h"
 #include "sidecar/read.h"
 

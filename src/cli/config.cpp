@@ -1,8 +1,8 @@
 // rootbake.json: parsing with paths in every error, discovery, and the layering
 // of defaults, clip rules and the command line.
 #include "cli/config.h"
-#include "gltf/json_parse.h"
-#include "gltf/read_file.h"
+#include "io/json_parse.h"
+#include "io/read_file.h"
 
 #include <nlohmann/json.hpp>
 

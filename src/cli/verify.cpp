@@ -6,13 +6,13 @@
 #include "cli/verify.h"
 
 #include "gltf/asset.h"
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 #include "pipeline/pipeline.h"
 #include "rootbake/num.h"
 #include "sidecar/read.h"
 #include "verify/verify.h"
 #include "write/rootbone.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "rootbake/bake.h"
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 #include "rootbake/result.h"
 
 #include <nlohmann/json.hpp>

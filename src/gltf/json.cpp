@@ -1,6 +1,6 @@
 // JSON parsing and typed access, every error naming its JSON path.
 #include "gltf/internal.h"
-#include "gltf/json_parse.h"
+#include "io/json_parse.h"
 
 #include <cmath>
 #include <cstring>

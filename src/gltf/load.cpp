@@ -2,7 +2,7 @@
 // -> Clips. Everything is checked before any file beside the asset is read,
 // and every claimed length is compared with what is there before it is used.
 #include "gltf/internal.h"
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 
 #include <algorithm>
 #include <cstring>

@@ -3,7 +3,7 @@
 // normalisation and after resolving symlinks, and names a regular file.
 #include "gltf/base64.h"
 #include "gltf/internal.h"
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 
 #include <system_error>
 

@@ -5,7 +5,7 @@
 
 #include "rootbake/num.h"
 #include "write/rootbone.h"
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <algorithm>
 #include <cmath>

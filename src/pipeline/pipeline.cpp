@@ -1,6 +1,6 @@
 #include "pipeline/pipeline.h"
 
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <algorithm>
 #include <atomic>

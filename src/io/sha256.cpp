@@ -1,4 +1,4 @@
-#include "write/sha256.h"
+#include "io/sha256.h"
 
 #include <nettle/sha2.h>
 

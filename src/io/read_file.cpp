@@ -1,4 +1,4 @@
-#include "gltf/read_file.h"
+#include "io/read_file.h"
 
 #include <sys/mman.h>
 

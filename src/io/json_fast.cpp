@@ -1,7 +1,7 @@
 // The glTF JSON read with simdjson (Debian's libsimdjson-dev), then copied into the
 // ordered document the validator, the converter and the splicing writer read: the
 // pack's 444 KB of JSON in 1.7 ms instead of nlohmann's character-at-a-time lexer.
-#include "gltf/json_parse.h"
+#include "io/json_parse.h"
 
 #include <simdjson.h>
 
