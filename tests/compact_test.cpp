@@ -74,7 +74,7 @@ TEST_CASE("compaction: dead ranges that touch or overlap merge into one cut") {
     CHECK(c.bytesCut == 12);
 }
 
-TEST_CASE("compaction: cuts go from the end of each buffer down; a range moves by the cuts below it only") {
+TEST_CASE("compaction: cuts go from the end of each buffer down, a range moves by the cuts below it only") {
     // buffer 0: dead [0,4), live [4,8), dead [8,12), live [12,16): the first live moves 4, the second 8
     // buffer 1: dead [4,8), live [8,12): it moves 4, not by buffer 0's cuts
     const std::vector<ByteRange> live{{0, 4, 4}, {0, 12, 4}, {1, 8, 4}, {1, 0, 4}};
