@@ -27,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace rootbake;
+using namespace rootbake::write;
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
@@ -71,7 +72,7 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     if (Status budget = checkAnalysisBudget(*asset, settings.analysis, settings.maxAssetNodeSamples); !budget)
         fail(budget.error().message);
     std::vector<BakedClip> baked;
-    std::vector<ClipRewrite> rewrites;
+    std::vector<edit::ClipRewrite> rewrites;
     for (const Clip& clip : asset->clips) {
         const auto clipStart = Clock::now();
         auto one = bakeClip(asset->rig, clip, settings.analysis);

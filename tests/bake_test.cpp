@@ -8,6 +8,7 @@
 #include "core/frames.h"
 #include "gltf/asset.h"
 #include "support.h"
+#include "written_output.h"
 #include "io/sha256.h"
 
 #include "biped.h"
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 using namespace rootbake;
+using namespace rootbake::write;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 

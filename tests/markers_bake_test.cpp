@@ -10,6 +10,7 @@
 #include <string>
 
 using namespace rootbake;
+using namespace rootbake::write;
 using Json = nlohmann::ordered_json;
 
 namespace {

@@ -9,7 +9,7 @@
 #include "biped_asset.h"
 #include "gltf/asset.h"
 #include "gltf/internal.h"
-#include "gltf/rewrite.h"
+#include "write/container.h"
 #include "pipeline/bake.h"
 #include "support.h"
 
@@ -27,6 +27,7 @@
 #include <set>
 
 using namespace rootbake;
+using namespace rootbake::write;
 using Json = nlohmann::ordered_json;
 
 namespace {

@@ -5,6 +5,7 @@
 #include "gltf/internal.h"
 #include "pipeline/bake.h"
 #include "support.h"
+#include "written_output.h"
 #include "write/sidecar.h"
 
 #include "biped.h"
@@ -18,6 +19,7 @@
 #include <set>
 
 using namespace rootbake;
+using namespace rootbake::write;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 

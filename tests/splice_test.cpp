@@ -5,7 +5,7 @@
 // both outputs must parse to the same JSON.
 #include "gltf/asset.h"
 #include "gltf/internal.h"
-#include "gltf/rewrite.h"
+#include "write/container.h"
 #include "support.h"
 #include "pipeline/bake.h"
 
@@ -19,6 +19,7 @@
 #include <random>
 
 using namespace rootbake;
+using namespace rootbake::write;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
@@ -224,7 +225,7 @@ TEST_CASE(
     edited["b"][1]["x"] = 3;
     edited["b"].push_back(Json{{"y", true}});
     edited["z"] = Json::array({1, 2});
-    const std::string out = gltf::spliceJson(text, true, original, edited);
+    const std::string out = spliceJson(text, true, original, edited);
     CHECK(out ==
           "{ \"a\" : 1.50E0,\n  \"b\": [ {\"x\":1}, {\"x\" :3}, {\n    \"y\": true\n  } ],\n  \"c\": {\"k\": "
           "0.10},\n"
@@ -238,9 +239,9 @@ TEST_CASE(
     Json cut = two;
     cut["n"][0].erase("a");
     cut["n"].push_back(Json{{"c", "]"}});
-    CHECK(gltf::spliceJson(compact, false, two, cut) ==
+    CHECK(spliceJson(compact, false, two, cut) ==
           "{\"n\":[{\"b\":2.0},{\"c\":\"]\"}],\"s\":\"\\\"}\"}");
-    CHECK(gltf::spliceJson(compact, false, two, two) == "{\"n\":[{\"a\":1,\"b\":2.0}],\"s\":\"\\\"}\"}");
+    CHECK(spliceJson(compact, false, two, two) == "{\"n\":[{\"a\":1,\"b\":2.0}],\"s\":\"\\\"}\"}");
 }
 
 namespace {
@@ -311,7 +312,7 @@ TEST_CASE("splice: random documents, layouts and edits print what was edited, on
         if (!edited.is_object()) continue;
         CAPTURE(text);
         CAPTURE(edited.dump());
-        const std::string out = gltf::spliceJson(text, true, parsed, edited);
+        const std::string out = spliceJson(text, true, parsed, edited);
         CHECK(Json::parse(out) == edited);
         if (layout == 0) CHECK(out.find('\n') == std::string::npos);
         if (parsed == edited) CHECK(out == text);

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "gltf/base64.h"
-#include "gltf/rewrite.h"
+#include "gltf/asset.h"
 #include "shared_dir.h"
 
 #include <doctest/doctest.h>
@@ -144,19 +144,6 @@ inline std::string q(const std::filesystem::path& p) {
     std::string out = "'";
     for (char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
-}
-
-// The output's bytes as the writer puts them: main, then each streamed file (an embedded
-// image) at its offset.
-inline std::vector<std::uint8_t> wholeOutput(const RewrittenAsset& out) {
-    std::vector<std::uint8_t> bytes = joinPieces(out.main);
-    for (const StreamedFile& f : out.streamed) {
-        bytes.resize(f.offset, 0);
-        const std::vector<std::uint8_t> file = readBytes(f.file);
-        bytes.insert(bytes.end(), file.begin(), file.end());
-    }
-    bytes.resize(out.mainSize, 0);
-    return bytes;
 }
 
 }  // namespace rootbake::test

@@ -6,9 +6,10 @@
 #include "gltf/asset.h"
 #include "gltf/base64.h"
 #include "gltf/internal.h"
-#include "gltf/rewrite.h"
+#include "write/container.h"
 #include "pipeline/bake.h"
 #include "support.h"
+#include "written_output.h"
 #include "write/files.h"
 #include "io/sha256.h"
 #include "write/sidecar.h"
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace rootbake;
+using namespace rootbake::write;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 

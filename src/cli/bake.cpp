@@ -8,7 +8,7 @@
 #include "pipeline/pipeline.h"
 #include "rootbake/version.h"
 #include "write/files.h"
-#include "write/rootbone.h"
+#include "edit/edit.h"
 #include "write/sidecar.h"
 
 #include <algorithm>
@@ -81,7 +81,7 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 // How bake settles the asset: the analysis options of the input (config and command line), the
 // run's limits, the output's container and names (the input's hash is set once it is taken).
 BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
-                          const Asset& asset, const fs::path& out, Container container) {
+                          const Asset& asset, const fs::path& out, write::Container container) {
     BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
@@ -97,7 +97,7 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
     settings.rootBone = args.rootBone;
     if (!settings.rootBone.empty())
         settings.clipAnalysis =
-            pinRootsBelowIdleBone(asset, std::move(settings.clipAnalysis), settings.rootBone);
+            edit::pinRootsBelowIdleBone(asset, std::move(settings.clipAnalysis), settings.rootBone);
     return settings;
 }
 
@@ -106,13 +106,13 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
 std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
     std::vector<PlannedFile> files;
     files.push_back({out, {}, {}});
-    for (const OutputPiece& p : baked.asset.main)
+    for (const write::OutputPiece& p : baked.asset.main)
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    for (const StreamedFile& f : baked.asset.streamed)
+    for (const write::StreamedFile& f : baked.asset.streamed)
         files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked.asset.mainSize;
     files.push_back({sidecarPath(out), sidecarBytes(baked.document), {}});
-    for (SideFile& f : baked.asset.files)
+    for (write::SideFile& f : baked.asset.files)
         files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
     return files;
 }
@@ -149,6 +149,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's
     // container.
     const std::string ext = lowerAscii(out.extension().string());
+    using write::Container;
     const Container container = args.glb                          ? Container::Glb
                                 : args.gltf                       ? Container::Gltf
                                 : ext == ".glb" || ext == ".vrma" ? Container::Glb

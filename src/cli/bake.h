@@ -18,7 +18,7 @@ struct BakeArgs {
     std::string depfile;             // Make-style list of every file read, per output
     std::string report;              // also the HTML report of the (one) input
     bool verify = false;             // then verify what was written
-    std::string rootBone;            // --root-bone: insert a root bone of this name (write/rootbone.h); empty: none
+    std::string rootBone;            // --root-bone: insert a root bone of this name (edit/edit.h); empty: none
 };
 
 // Exit codes: 0 written; 1 usage (also: the output is the input or a file it

@@ -11,7 +11,7 @@
 #include "rootbake/num.h"
 #include "sidecar/read.h"
 #include "verify/verify.h"
-#include "write/rootbone.h"
+#include "edit/edit.h"
 #include "io/sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -150,7 +150,7 @@ Status playUnderRootBone(const VerifyArgs& args, VerifyInputs& inputs) {
         for (Channel& channel : clip.channels) {
             channel.node = rig.rigIndexOfGltf[inputs.source->rig.gltfIndex[channel.node]];
             if (!reused && channel.path == Path::Translation && rig.parent[channel.node] == *bone)
-                moveUnderRootBone(channel.values, channel.interpolation, rig.rest[*bone].translation);
+                edit::moveUnderRootBone(channel.values, channel.interpolation, rig.rest[*bone].translation);
         }
     return Ok{};
 }
@@ -417,7 +417,7 @@ int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) 
         if (bone >= 0)
             for (Channel& channel : sources.back().channels)
                 if (channel.path == Path::Translation && asset.rig.parent[channel.node] == bone)
-                    moveUnderRootBone(channel.values, channel.interpolation,
+                    edit::moveUnderRootBone(channel.values, channel.interpolation,
                                       asset.rig.rest[bone].translation);
     }
     for (const Clip& clip : sources) replay.source.push_back(&clip);

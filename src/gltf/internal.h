@@ -1,6 +1,6 @@
 // The loader's parts, grouped by the file that implements them (the header
-// reads as the loader's table of contents). Only src/gltf/ and the loader's
-// tests include this.
+// reads as the loader's table of contents). Only src/gltf/, the layers above that
+// edit and frame the document (src/edit, src/write) and the loader's tests include this.
 //
 // Why no tinygltf: the brief allowed parsing with nlohmann directly where
 // tinygltf 2.7.0 is weaker, and for what we need it is weaker everywhere:
@@ -79,15 +79,6 @@ Status getNumbers(const Json& object, const Where& at, const char* key, std::siz
 // A top-level collection: absent, or an array of objects.
 Status getCollection(const Json& document, const char* key, const Json*& out);
 std::size_t sizeOf(const Json* array);  // 0 for nullptr
-
-// ---- splice.cpp: the rewritten JSON as edits of the input's text ------------
-
-// `edited` printed as `text` (which parses to `original`) with only what differs replaced:
-// equal values keep their bytes; objects that keep their keys in order and non-empty arrays
-// that keep their elements are spliced member by member, new members going before the
-// closing bracket; anything else is printed in the file's style (one line, or indented by
-// its unit). Whitespace before the root is kept, after it only with keepTrailing.
-std::string spliceJson(std::string_view text, bool keepTrailing, const Json& original, const Json& edited);
 
 // ---- glb.cpp: the binary container -----------------------------------------
 

@@ -4,7 +4,7 @@
 #include "pipeline/sidecar.h"
 
 #include "rootbake/num.h"
-#include "write/rootbone.h"
+#include "edit/edit.h"
 #include "io/sha256.h"
 
 #include <algorithm>
@@ -85,7 +85,7 @@ Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputB
                                        ? std::vector<Options>(asset.clips.size(), settings.analysis)
                                        : settings.clipAnalysis;
     if (!settings.rootBone.empty())
-        options = pinRootsBelowIdleBone(asset, std::move(options), settings.rootBone);
+        options = edit::pinRootsBelowIdleBone(asset, std::move(options), settings.rootBone);
     auto analysed =
         pipeline::analyseAsset(asset, options, {settings.maxAssetNodeSamples, settings.maxAssetTrackSamples});
     if (!analysed) return analysed.error();
@@ -98,24 +98,25 @@ namespace {
 // has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything
 // (nothing when an idle bone of the asset is reused).
 Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
-                std::vector<ClipRewrite>& rewrites, RootBonePlan& plan, const NewRootBone*& bone) {
+                std::vector<edit::ClipRewrite>& rewrites, edit::RootBonePlan& plan,
+                const edit::NewRootBone*& bone) {
     if (settings.rewrite.keepSource)
         return Error{asset.fileName +
                      ": a root bone and the source clips kept beside the in-place ones "
                      "cannot go together: the source clips would move the root under it"};
-    auto planned = planRootBone(asset, out.clips, settings.rootBone);
+    auto planned = edit::planRootBone(asset, out.clips, settings.rootBone);
     if (!planned) return planned.error();
     plan = std::move(*planned);
     out.rootBone = plan.node;
     out.rootBoneName = plan.name;
-    out.rootBoneWasPresent = plan.use == RootBoneUse::Kept;
-    out.rootBoneUse = rootBoneUseName(plan.use);
-    out.rootBoneSummary = describeRootBone(asset.rig, plan);
+    out.rootBoneWasPresent = plan.use == edit::RootBoneUse::Kept;
+    out.rootBoneUse = edit::rootBoneUseName(plan.use);
+    out.rootBoneSummary = edit::describeRootBone(asset.rig, plan);
     rewrites = std::move(plan.rewrites);
-    if (plan.use == RootBoneUse::Kept) {  // its motion is on it already: write the asset as it is
+    if (plan.use == edit::RootBoneUse::Kept) {  // its motion is on it already: write the asset as it is
         rewrites.clear();
         for (BakedClip& clip : out.clips) clip.channels.clear();
-    } else if (plan.use == RootBoneUse::Inserted) {
+    } else if (plan.use == edit::RootBoneUse::Inserted) {
         bone = &plan.bone;
     }
     return Ok{};
@@ -123,8 +124,8 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
 
 // The markers of each clip that has footsteps, for its animation's extras. None when the asset
 // had its root bone already: it is written as it is, byte for byte.
-std::vector<AnimationExtras> animationExtras(const Asset& asset, const Baked& out) {
-    std::vector<AnimationExtras> extras;
+std::vector<edit::AnimationExtras> animationExtras(const Asset& asset, const Baked& out) {
+    std::vector<edit::AnimationExtras> extras;
     if (out.rootBoneWasPresent) return extras;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const SidecarMarkers markers = sidecarMarkers(asset.rig, out.clips[i].analysis);
@@ -164,19 +165,19 @@ Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
     if (std::string error = pipeline::firstClipError(asset, analysed); !error.empty())
         return Error{asset.fileName + ": " + error};
     Baked out;
-    std::vector<ClipRewrite> rewrites;
+    std::vector<edit::ClipRewrite> rewrites;
     for (Result<BakedClip>& baked : analysed.clips) {
         const Clip& clip = asset.clips[out.clips.size()];
         if (!baked->channels.empty()) rewrites.push_back({clip.gltfIndex, baked->channels, {}});
         out.clips.push_back(std::move(*baked));
     }
-    RootBonePlan plan;  // outlives the rewrite, which reads its bone
-    const NewRootBone* newRootBone = nullptr;
+    edit::RootBonePlan plan;  // outlives the rewrite, which reads its bone
+    const edit::NewRootBone* newRootBone = nullptr;
     if (!settings.rootBone.empty())
         if (Status planned = planBone(asset, settings, out, rewrites, plan, newRootBone); !planned)
             return planned.error();
     auto rewritten =
-        rewriteAsset(asset, rewrites, settings.rewrite, newRootBone, animationExtras(asset, out));
+        write::rewriteAsset(asset, rewrites, settings.rewrite, newRootBone, animationExtras(asset, out));
     if (!rewritten) return rewritten.error();
     out.asset = std::move(*rewritten);
     out.document = sidecarOf(asset, out, inputBytes, settings);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "gltf/asset.h"
-#include "gltf/rewrite.h"
+#include "write/container.h"
 #include "write/sidecar.h"
 
 #include <cstdint>
@@ -35,13 +35,13 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
 struct BakeSettings {
     Options analysis;                   // every clip's, unless clipAnalysis is given
     std::vector<Options> clipAnalysis;  // one per asset clip (a config's per-clip settings); same upAxis
-    RewriteOptions rewrite;
+    write::RewriteOptions rewrite;
     std::string generator = "rootbake";  // "rootbake <version>"
     std::string inputSha256;             // hex of the input file's bytes; empty: computed from inputBytes
     std::string inputName;               // file names only, for the sidecar
     std::string outputName;
     std::string
-        rootBone;  // bake --root-bone: the name of the root bone to insert (write/rootbone.h); empty: none
+        rootBone;  // bake --root-bone: the name of the root bone to insert (edit/edit.h); empty: none
     // Analysis work of all clips together: node positions, (samples + 1) x nodes per clip
     // as analyzeClip samples them. A real asset stays far below (a thousand 10 s clips of a
     // 100-node rig at 60 per second are 2^26); a file of 10,000 clips each just under
@@ -66,12 +66,12 @@ Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint
                            std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples);
 
 struct Baked {
-    RewrittenAsset asset;
+    write::RewrittenAsset asset;
     SidecarDocument document;      // the sidecar: what an engine reads, and the writer's records
     std::vector<BakedClip> clips;  // per input animation
     // bake --root-bone: the bone's glTF index (-1: none) and name, and whether the asset had it
     // as the clips' root already (then its keys carry the motion and every clip is written as it
-    // is); the summary's line on what was done (write/rootbone.h, describeRootBone).
+    // is); the summary's line on what was done (edit/edit.h, describeRootBone).
     int rootBone = -1;
     std::string rootBoneName;
     bool rootBoneWasPresent = false;

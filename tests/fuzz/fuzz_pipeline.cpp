@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 using namespace rootbake;
+using namespace rootbake::write;
 
 namespace {
 

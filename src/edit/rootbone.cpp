@@ -1,5 +1,5 @@
-#include "write/rootbone.h"
 #include "core/frames.h"
+#include "edit/edit.h"
 
 #include "rootbake/num.h"
 
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace rootbake {
+namespace rootbake::edit {
 
 namespace {
 
@@ -396,4 +396,4 @@ std::vector<Options> pinRootsBelowIdleBone(const Asset& asset, std::vector<Optio
     return options;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::edit

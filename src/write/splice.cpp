@@ -4,11 +4,13 @@
 // that kept its length (new elements after them) are spliced member by member; any
 // other change is printed afresh, in the style of its neighbours. The text is the
 // one the loader parsed into `original`, so the scanner below trusts its syntax.
-#include "gltf/internal.h"
+#include "write/container.h"
 
 #include <algorithm>
 
-namespace rootbake::gltf {
+namespace rootbake::write {
+
+using Json = nlohmann::ordered_json;
 
 namespace {
 
@@ -177,4 +179,4 @@ std::string spliceJson(std::string_view text, bool keepTrailing, const Json& ori
     return out;
 }
 
-}  // namespace rootbake::gltf
+}  // namespace rootbake::write
