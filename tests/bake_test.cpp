@@ -4,11 +4,11 @@
 // compared with the analysis that produced it. Then the real executable: its
 // refusals, exit codes, and that a failed run leaves its folder as it was.
 #include "pipeline/bake.h"
-#include "write/sidecar.h"
 #include "core/frames.h"
 #include "gltf/asset.h"
-#include "support.h"
 #include "io/sha256.h"
+#include "support.h"
+#include "write/sidecar.h"
 
 #include "biped.h"
 
@@ -30,13 +30,13 @@ namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
 using test::Exit;
-using test::q;
-using test::runExe;
 using test::listing;
+using test::q;
 using test::readBytes;
+using test::readText;
+using test::runExe;
 using test::TempDir;
 using test::writeBytes;
-using test::readText;
 using test::writeText;
 
 namespace {
@@ -52,20 +52,20 @@ Asset mustLoad(std::span<const std::uint8_t> bytes, const std::string& name) {
 
 struct Run {
     Asset input;
-    Baked baked;
+    pipeline::Baked baked;
     Asset output;
 };
 
 // Bakes in memory; the output is loaded back from memory (GLB, or data: URIs).
 Run bakeInMemory(std::span<const std::uint8_t> bytes, const std::string& name, const Options& options = {}) {
     Run run{mustLoad(bytes, name), {}, {}};
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.analysis = options;
     settings.rewrite.container = run.input.binary ? Container::Glb : Container::Gltf;
     settings.rewrite.binName = "out.bin";
     settings.inputName = name;
     settings.outputName = run.input.binary ? "out.glb" : "out.gltf";
-    auto baked = bakeAsset(run.input, bytes, settings);
+    auto baked = pipeline::bakeAsset(run.input, bytes, settings);
     INFO(name << ": " << (baked ? "" : baked.error().message));
     REQUIRE(baked.ok());
     run.baked = std::move(*baked);
@@ -174,7 +174,6 @@ int findClip(const Asset& asset, const std::string& name) {
 
 // ---- the executable ------------------------------------------------------------
 
-
 }  // namespace
 
 // ---- the biped, in memory --------------------------------------------------------
@@ -225,10 +224,10 @@ TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     const Asset input = mustLoad(glb, "biped.glb");
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.rewrite.keepSource = true;
     settings.outputName = "out.glb";
-    auto baked = bakeAsset(input, glb, settings);
+    auto baked = pipeline::bakeAsset(input, glb, settings);
     REQUIRE(baked.ok());
     const Asset output = mustLoad(joinPieces(baked->asset.main), "out.glb");
     const std::size_t count = input.clips.size();
@@ -331,11 +330,11 @@ TEST_CASE("bake: on every corpus asset, no channel but the reported root's chang
         auto input = loadAsset(file);
         REQUIRE(input.ok());
         const std::vector<std::uint8_t> bytes = readBytes(file);
-        BakeSettings settings;
+        pipeline::BakeSettings settings;
         settings.rewrite.container = Container::Glb;  // self-contained: loads back from memory
         settings.inputName = file.filename().string();
         settings.outputName = "out.glb";
-        auto baked = bakeAsset(*input, bytes, settings);
+        auto baked = pipeline::bakeAsset(*input, bytes, settings);
         REQUIRE(baked.ok());
         const Asset output = mustLoad(test::wholeOutput(baked->asset), "out.glb");
         REQUIRE(output.clips.size() == input->clips.size());
@@ -375,18 +374,21 @@ TEST_CASE("bake: on every corpus asset, no channel but the reported root's chang
 TEST_CASE("bake (executable): an asset rootbake baked is said to be, by its sidecar beside it") {
     TempDir dir("bake-again");
     writeBytes(dir.path / "biped.glb", samples::toGlb(samples::makeBiped()));
-    REQUIRE(runExe("bake " + q(dir.path / "biped.glb") + " -o " + q(dir.path / "out" / "biped.glb")).code == 0);
+    REQUIRE(runExe("bake " + q(dir.path / "biped.glb") + " -o " + q(dir.path / "out" / "biped.glb")).code ==
+            0);
     const test::SplitExit source = test::runExeSplit("inspect " + q(dir.path / "biped.glb"));
     CHECK(source.code == 0);
     CHECK_FALSE(test::contains(source.err, "baked by rootbake already"));
     const test::SplitExit baked = test::runExeSplit("inspect " + q(dir.path / "out" / "biped.glb"));
     CHECK(baked.code == 0);
-    CHECK(test::contains(test::unwrapped(baked.err), "warning: " + (dir.path / "out" / "biped.glb").string() +
-                                        ": baked by rootbake already (biped.rootmotion.json beside it says so): its "
-                                        "clips are in place, and any travel is deduced from the feet"));
+    CHECK(test::contains(test::unwrapped(baked.err),
+                         "warning: " + (dir.path / "out" / "biped.glb").string() +
+                             ": baked by rootbake already (biped.rootmotion.json beside it says so): its "
+                             "clips are in place, and any travel is deduced from the feet"));
     // A sidecar of another tool beside it says nothing.
     writeText(dir.path / "out" / "biped.rootmotion.json", R"({"schema": "x", "generator": "other 1.0"})");
-    CHECK_FALSE(test::contains(test::runExeSplit("inspect " + q(dir.path / "out" / "biped.glb")).err, "baked by"));
+    CHECK_FALSE(
+        test::contains(test::runExeSplit("inspect " + q(dir.path / "out" / "biped.glb")).err, "baked by"));
 }
 
 TEST_CASE("bake (executable): writes the asset and its sidecar, deterministically") {
@@ -411,7 +413,8 @@ TEST_CASE("bake (executable): writes the asset and its sidecar, deterministicall
     CHECK(sidecar["schema"] == "rootbake.sidecar/2");
     CHECK(sidecar["input"] == "biped.glb");
     CHECK(sidecar["output"] == "walk.glb");
-    CHECK(sidecar["inputSha256"] == sha256Hex(readBytes(dir.path / "biped.glb")));  // FIPS-checked in writer_test
+    CHECK(sidecar["inputSha256"] ==
+          sha256Hex(readBytes(dir.path / "biped.glb")));  // FIPS-checked in writer_test
     const Exit version = runExe("--version");
     CHECK(version.output.find(sidecar["generator"].get<std::string>()) != std::string::npos);
 
@@ -504,7 +507,8 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
     CHECK(listing(dir.path) == before);
 
     // Missing folders above -o are made, and removed again when the bake fails.
-    const Exit failed = runExe("bake " + q(dir.path / "bad.glb") + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
+    const Exit failed =
+        runExe("bake " + q(dir.path / "bad.glb") + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
     CHECK(failed.code == 2);
     CHECK_FALSE(fs::exists(dir.path / "new"));
     const Exit made = runExe("bake " + q(input) + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
@@ -550,8 +554,8 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
     CHECK(e.output.find("the output must end in .glb or .gltf") != std::string::npos);
     CHECK(listing(dir.path) == expected);
     fs::copy_file(dir.path / "buffer.bin", dir.path / "buffer.glb");
-    writeText(dir.path / "reads.gltf",
-              std::regex_replace(readText(dir.path / "Bot_Skinned.gltf"), std::regex("buffer\\.bin"), "buffer.glb"));
+    writeText(dir.path / "reads.gltf", std::regex_replace(readText(dir.path / "Bot_Skinned.gltf"),
+                                                          std::regex("buffer\\.bin"), "buffer.glb"));
     const auto beforeRefusal = listing(dir.path);
     e = runExe("bake " + q(dir.path / "reads.gltf") + " --glb -o " + q(dir.path / "buffer.glb") + " --force");
     CHECK(e.code == 1);

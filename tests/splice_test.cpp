@@ -6,8 +6,8 @@
 #include "gltf/asset.h"
 #include "gltf/internal.h"
 #include "gltf/rewrite.h"
-#include "support.h"
 #include "pipeline/bake.h"
+#include "support.h"
 
 #include "biped.h"
 
@@ -160,7 +160,7 @@ std::vector<std::uint8_t> fileBytes(const fs::path& file) {
 // A bake's .gltf text, spliced or (reprint) printed whole as the writer did before.
 Result<std::string> bakeText(const Asset& asset, bool reprint, bool keepSource = false,
                              const char* rootBone = "") {
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.rootBone = rootBone;
     settings.rewrite.container = Container::Gltf;
     settings.rewrite.binName = "out.bin";
@@ -168,7 +168,7 @@ Result<std::string> bakeText(const Asset& asset, bool reprint, bool keepSource =
     settings.rewrite.keepSource = keepSource;
     settings.inputName = "in.gltf";
     settings.outputName = "out.gltf";
-    auto baked = bakeAsset(asset, {}, settings);
+    auto baked = pipeline::bakeAsset(asset, {}, settings);
     if (!baked) return baked.error();
     return textOf(joinPieces(baked->asset.main));
 }

@@ -7,10 +7,10 @@
 #include "gltf/base64.h"
 #include "gltf/internal.h"
 #include "gltf/rewrite.h"
+#include "io/sha256.h"
 #include "pipeline/bake.h"
 #include "support.h"
 #include "write/files.h"
-#include "io/sha256.h"
 #include "write/sidecar.h"
 
 #include "biped.h"
@@ -57,22 +57,23 @@ Asset load(std::span<const std::uint8_t> bytes, const std::string& name, const f
 
 struct Run {
     Asset input;
-    Baked baked;
+    pipeline::Baked baked;
     Asset output;
 };
 
 Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOptions rewrite = {},
          const fs::path& folder = {}, const Options& options = {}) {
     Run run{load(bytes, name, folder), {}, {}};
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.analysis = options;
     settings.rewrite = rewrite;
     settings.outputName = "out";
-    auto baked = bakeAsset(run.input, bytes, settings);
+    auto baked = pipeline::bakeAsset(run.input, bytes, settings);
     INFO(name << ": " << (baked ? "" : baked.error().message));
     REQUIRE(baked.ok());
     run.baked = std::move(*baked);
-    run.output = load(joinPieces(run.baked.asset.main), rewrite.container == Container::Glb ? "out.glb" : "out.gltf");
+    run.output =
+        load(joinPieces(run.baked.asset.main), rewrite.container == Container::Glb ? "out.glb" : "out.gltf");
     return run;
 }
 
@@ -263,7 +264,8 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     CHECK(run.baked.asset.bytesDropped > 0);
     CHECK(run.baked.asset.bytesDropped <= run.baked.asset.bytesAppended);
     // The file grows by the new keys less the old ones, plus a little JSON.
-    const std::int64_t growth = std::int64_t(joinPieces(run.baked.asset.main).size()) - std::int64_t(glb.size());
+    const std::int64_t growth =
+        std::int64_t(joinPieces(run.baked.asset.main).size()) - std::int64_t(glb.size());
     const std::int64_t data =
         std::int64_t(run.baked.asset.bytesAppended) - std::int64_t(run.baked.asset.bytesDropped);
     CHECK(growth <= data + 2048);
@@ -584,9 +586,9 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
 
     auto input = loadAsset(dir / "biped.gltf");
     REQUIRE(input.ok());
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.rewrite = writing(Container::Gltf, "walk.bin");
-    auto baked = bakeAsset(*input, bytesOf(text), settings);
+    auto baked = pipeline::bakeAsset(*input, bytesOf(text), settings);
     REQUIRE(baked.ok());
     REQUIRE(baked->asset.files.size() == 1);
     CHECK(baked->asset.files[0].relativePath == "walk.bin");
@@ -622,10 +624,9 @@ TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
 
 TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root keys") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    for (const char* file :
-         {"mixamo-zup-boyquotes/Slow_Run.glb", "mixamo-7frank-gameserver/Walking_.glb",
-          "assimp-interpolation-tests/animation_interpolation_cubic.gltf",
-          "playcanvas-cube-animation/cube.animation.glb"}) {
+    for (const char* file : {"mixamo-zup-boyquotes/Slow_Run.glb", "mixamo-7frank-gameserver/Walking_.glb",
+                             "assimp-interpolation-tests/animation_interpolation_cubic.gltf",
+                             "playcanvas-cube-animation/cube.animation.glb"}) {
         CAPTURE(file);
         const fs::path path = shared / "corpus" / file;
         const bool glb = path.extension() == ".glb";
@@ -633,7 +634,9 @@ TEST_CASE("rewrite: corpus .glb and .gltf inputs pass through but for their root
                              writing(glb ? Container::Glb : Container::Gltf), path.parent_path());
         REQUIRE_FALSE(rewrittenBy(run).channels.empty());
         checkPassthrough(run);
-        if (glb) CHECK(joinPieces(run.baked.asset.main).size() <= fileBytes(path).size() + run.baked.asset.bytesAppended);
+        if (glb)
+            CHECK(joinPieces(run.baked.asset.main).size() <=
+                  fileBytes(path).size() + run.baked.asset.bytesAppended);
     }
 }
 
