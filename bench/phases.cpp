@@ -4,16 +4,18 @@
 //
 // The phases are those of src/cli/bake.cpp, in its order, through the same library calls:
 //   load     readAssetFile, its SHA-256 (the sidecar's inputSha256), loadAssetFile of the bytes
-//   analyse  checkAnalysisBudget + bakeClip for every clip (analysis, removeMotion, loop seam)
-//   rewrite  rewriteAsset + the sidecar document and its text
-//   write    writeFiles (temporary files, then renamed)
-// bakeAsset does analyse + rewrite in one call; it is timed too, on its own, as a check that the
-// split here costs what the product's call costs.
-#include "rootbake/version.h"
-#include "pipeline/bake.h"
-#include "pipeline/sidecar.h"
-#include "write/files.h"
+//   analyse  pipeline::bakeAsset up to its OnAnalysed hook: the budget, then every clip analysed,
+//            made in place and its loop seam measured
+//   rewrite  the rest of bakeAsset: the root bone, the rewritten document and the sidecar document
+//   write    writeFiles (temporary files, then renamed) of the asset and the sidecar's text
+// bakeAsset is the sum of analyse and rewrite: one call, the command's. Each clip's analysis is
+// also timed on its own (bakeClip), outside the phases.
 #include "io/sha256.h"
+#include "pipeline/bake.h"
+#include "pipeline/pipeline.h"
+#include "rootbake/version.h"
+#include "write/files.h"
+#include "write/sidecar.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace rootbake;
-using namespace rootbake::write;
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
@@ -50,11 +51,12 @@ struct RunTimes {
     std::vector<double> clips;  // s, bakeClip of each clip
 };
 
-// One bake of `input` to `output`, as src/cli/bake.cpp does it (GLB in, GLB out), timed by phase.
+// One bake of `input` to `output`, as src/cli/bake.cpp does it (GLB in, GLB out), timed by phase:
+// pipeline::bakeAsset, the command's own call, is split at its OnAnalysed hook.
 RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     RunTimes times;
-    BakeSettings settings;
-    settings.rewrite.container = Container::Glb;
+    pipeline::BakeSettings settings;
+    settings.rewrite.container = write::Container::Glb;
     settings.rewrite.binName = output.stem().string() + ".bin";
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.inputName = input.filename().string();
@@ -68,58 +70,34 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     if (!asset) fail(asset.error().message);
     times.load = secondsSince(start);
 
-    start = Clock::now();
-    if (Status budget = checkAnalysisBudget(*asset, settings.analysis, settings.maxAssetNodeSamples); !budget)
-        fail(budget.error().message);
-    std::vector<BakedClip> baked;
-    std::vector<edit::ClipRewrite> rewrites;
+    // Each clip on its own, outside the phases: what the analysis of each costs.
     for (const Clip& clip : asset->clips) {
         const auto clipStart = Clock::now();
-        auto one = bakeClip(asset->rig, clip, settings.analysis);
+        if (auto one = pipeline::bakeClip(asset->rig, clip, settings.analysis); !one)
+            fail(one.error().message);
         times.clips.push_back(secondsSince(clipStart));
-        if (!one) fail(one.error().message);
-        if (!one->channels.empty()) rewrites.push_back({clip.gltfIndex, one->channels});
-        baked.push_back(std::move(*one));
     }
-    times.analyse = secondsSince(start);
 
-    // As bakeAsset finishes: the rewrite, then the sidecar.
     start = Clock::now();
-    auto rewritten = rewriteAsset(*asset, rewrites, settings.rewrite);
-    if (!rewritten) fail(rewritten.error().message);
-    Sidecar document;
-    document.schema = kSidecarSchema;
-    document.generator = settings.generator;
-    document.input = settings.inputName;
-    document.inputSha256 = settings.inputSha256;
-    document.output = settings.outputName;
-    const glm::dvec3 up = glm::normalize(settings.analysis.upAxis);
-    document.upAxis = {up.x, up.y, up.z};
-    document.units = "metres (glTF scene units)";
-    for (std::size_t i = 0; i < asset->clips.size(); ++i) {
-        const int index = asset->clips[i].gltfIndex;
-        document.clips.push_back(sidecarClip(asset->rig, baked[i].analysis, baked[i].loop,
-                                             rewritten->animationOf[index], rewritten->nameOf[index], up));
-    }
-    const std::string sidecar = toJson(document).dump(2) + "\n";
-    times.rewrite = secondsSince(start);
+    Clock::time_point analysed = start;
+    auto baked = pipeline::bakeAsset(*asset, {}, settings,
+                                     [&analysed](const pipeline::Analysed&) { analysed = Clock::now(); });
+    if (!baked) fail(baked.error().message);
+    times.analyse = std::chrono::duration<double>(analysed - start).count();
+    times.rewrite = secondsSince(analysed);  // the rewrite and the sidecar document
+    times.bakeAsset = secondsSince(start);
 
     start = Clock::now();
     std::vector<PlannedFile> files;
     files.push_back({output, {}, {}});
-    for (const OutputPiece& p : rewritten->main)  // written from where they are, as the CLI does
+    for (const write::OutputPiece& p : baked->asset.main)  // written from where they are, as the CLI does
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    files.back().size = rewritten->mainSize;
+    files.back().size = baked->asset.mainSize;
     files.push_back({output.parent_path() / (output.stem().string() + ".rootmotion.json"),
-                     std::vector<std::uint8_t>(sidecar.begin(), sidecar.end()),
+                     sidecarBytes(baked->document),
                      {}});
     if (auto failure = writeFiles(std::move(files), {input}, true)) fail(failure->message);
     times.write = secondsSince(start);
-
-    start = Clock::now();
-    auto whole = bakeAsset(*asset, {}, settings);
-    if (!whole) fail(whole.error().message);
-    times.bakeAsset = secondsSince(start);
     return times;
 }
 

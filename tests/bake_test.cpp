@@ -28,6 +28,7 @@
 
 using namespace rootbake;
 using namespace rootbake::write;
+using namespace rootbake::pipeline;
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 

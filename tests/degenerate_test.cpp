@@ -3,9 +3,9 @@
 // or analysed to finite numbers with a sensible source; and the limits that
 // keep a small file from costing minutes or gigabytes.
 #include "gltf/asset.h"
-#include "support.h"
 #include "pipeline/bake.h"
 #include "pipeline/pipeline.h"
+#include "support.h"
 
 #include <doctest/doctest.h>
 
@@ -46,14 +46,17 @@ std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
         const std::size_t t = put(k.times), v = put(k.values);
         views.push_back({{"buffer", 0}, {"byteOffset", t}, {"byteLength", 4 * k.times.size()}});
         views.push_back({{"buffer", 0}, {"byteOffset", v}, {"byteLength", 4 * k.values.size()}});
-        accessors.push_back(
-            {{"bufferView", views.size() - 2}, {"componentType", 5126}, {"count", k.times.size()}, {"type", "SCALAR"}});
+        accessors.push_back({{"bufferView", views.size() - 2},
+                             {"componentType", 5126},
+                             {"count", k.times.size()},
+                             {"type", "SCALAR"}});
         accessors.push_back({{"bufferView", views.size() - 1},
                              {"componentType", 5126},
                              {"count", k.values.size() / width},
                              {"type", width == 4 ? "VEC4" : "VEC3"}});
-        samplers.push_back(
-            {{"input", accessors.size() - 2}, {"output", accessors.size() - 1}, {"interpolation", k.interpolation}});
+        samplers.push_back({{"input", accessors.size() - 2},
+                            {"output", accessors.size() - 1},
+                            {"interpolation", k.interpolation}});
         list.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", k.node}, {"path", k.path}}}});
     }
     Json document = {{"asset", {{"version", "2.0"}}}, {"nodes", std::move(nodes)}};
@@ -68,8 +71,8 @@ std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
 }
 
 Result<Asset> load(const std::string& text, const LoadLimits& limits = {}) {
-    return loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, "tiny.gltf", {},
-                               limits);
+    return loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, "tiny.gltf",
+                               {}, limits);
 }
 
 bool finite(const glm::dvec3& v) {
@@ -138,18 +141,21 @@ TEST_CASE("degenerate: the tiny walk itself is analysed as root travel of 2 m") 
 }
 
 TEST_CASE("degenerate: a zero-length clip (every key at 0) and a single key have source none") {
-    const ClipAnalysis zero = analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {0.0f}, {0, 1, 0}}}));
+    const ClipAnalysis zero =
+        analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {0.0f}, {0, 1, 0}}}));
     CHECK(zero.source == Source::None);
     CHECK(zero.duration == 0.0);
     CHECK(zero.averageSpeed == 0.0);
 
-    const ClipAnalysis single = analyse(tinyGltf(smallRig(), {{1, "translation", "STEP", {0.75f}, {0, 1, 3}}}));
+    const ClipAnalysis single =
+        analyse(tinyGltf(smallRig(), {{1, "translation", "STEP", {0.75f}, {0, 1, 3}}}));
     CHECK(single.source == Source::None);
     CHECK(single.duration == doctest::Approx(0.75));
     CHECK(single.strideLength == 0.0);
 
     // A CUBICSPLINE sampler needs two keys; two at the same time are refused at load.
-    auto cubic = load(tinyGltf(smallRig(), {{1, "translation", "CUBICSPLINE", {0.0f}, {0, 0, 0, 0, 1, 0, 0, 0, 0}}}));
+    auto cubic =
+        load(tinyGltf(smallRig(), {{1, "translation", "CUBICSPLINE", {0.0f}, {0, 0, 0, 0, 1, 0, 0, 0, 0}}}));
     REQUIRE_FALSE(cubic.ok());
     CHECK(cubic.error().message.find("CUBICSPLINE needs at least 2 keys") != std::string::npos);
 }
@@ -160,11 +166,13 @@ TEST_CASE("degenerate: decreasing key times, NaN and Inf are refused at load, na
         Keys keys;
         const char* expected;
     } rows[] = {
-        {{1, "translation", "LINEAR", {0.5f, 0.25f}, {0, 1, 0, 0, 1, 1}}, "key 1: time 0.25 is not after the previous key's 0.5"},
+        {{1, "translation", "LINEAR", {0.5f, 0.25f}, {0, 1, 0, 0, 1, 1}},
+         "key 1: time 0.25 is not after the previous key's 0.5"},
         {{1, "translation", "LINEAR", {0.0f, nan}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
         {{1, "translation", "LINEAR", {0.0f, inf}, {0, 1, 0, 0, 1, 1}}, "key 1: time is not finite"},
         {{1, "translation", "LINEAR", {0.0f, 1.0f}, {0, 1, 0, 0, nan, 1}}, "element 1: value is not finite"},
-        {{1, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0, -inf, 1}}, "element 1: value is not finite"},
+        {{1, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0, -inf, 1}},
+         "element 1: value is not finite"},
     };
     for (const Row& row : rows) {
         auto asset = load(tinyGltf(smallRig(), {row.keys}));
@@ -174,7 +182,8 @@ TEST_CASE("degenerate: decreasing key times, NaN and Inf are refused at load, na
         CHECK(asset.error().message.find(row.expected) != std::string::npos);
     }
     // A matrix of finite entries whose column lengths overflow.
-    auto matrix = load(R"({"asset":{"version":"2.0"},"nodes":[{"matrix":[1e200,0,0,0,0,1e200,0,0,0,0,1e200,0,0,0,0,1]}]})");
+    auto matrix = load(
+        R"({"asset":{"version":"2.0"},"nodes":[{"matrix":[1e200,0,0,0,0,1e200,0,0,0,0,1e200,0,0,0,0,1]}]})");
     REQUIRE_FALSE(matrix.ok());
     CHECK(matrix.error().message ==
           "tiny.gltf: nodes[0].matrix: not a TRS matrix (shear, projection or overflow)");
@@ -187,12 +196,14 @@ TEST_CASE("degenerate: decreasing key times, NaN and Inf are refused at load, na
 TEST_CASE("degenerate: equal consecutive key times load with a warning and play as a step to the later key") {
     // As three.js and Babylon play them (LittlestTokyo.glb has such keys): at the repeated
     // time and after it, the later key's value; before it, towards the earlier one.
-    auto asset = load(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {0.0f, 0.5f, 0.5f, 1.0f},
-                                             {0, 1, 0, 1, 1, 0, 5, 1, 0, 6, 1, 0}}}));
+    auto asset = load(tinyGltf(
+        smallRig(),
+        {{1, "translation", "LINEAR", {0.0f, 0.5f, 0.5f, 1.0f}, {0, 1, 0, 1, 1, 0, 5, 1, 0, 6, 1, 0}}}));
     REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     REQUIRE(asset->warnings.size() == 1);
     CHECK(asset->warnings[0] ==
-          "animations[0].samplers[0].input: accessors[0] key 2: time 0.5 repeats the previous key's: played as a "
+          "animations[0].samplers[0].input: accessors[0] key 2: time 0.5 repeats the previous key's: played "
+          "as a "
           "step to the later key");
     const Channel& c = asset->clips[0].channels[0];
     double v[3];
@@ -218,7 +229,8 @@ TEST_CASE("degenerate: equal consecutive key times load with a warning and play 
             values.insert(values.end(), {x, 1, 0});
             if (cubic) values.insert(values.end(), {0, 0, 0});
         }
-        auto first = load(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
+        auto first =
+            load(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
         REQUIRE_MESSAGE(first.ok(), (first.ok() ? "" : first.error().message));
         CHECK(first->warnings.size() == 1);
         const Channel& f = first->clips[0].channels[0];
@@ -226,7 +238,8 @@ TEST_CASE("degenerate: equal consecutive key times load with a warning and play 
         CHECK(v[0] == 2.0);
         sampleChannel(f, 0.5, v);
         CHECK(v[0] == doctest::Approx(cubic ? 2.5 : std::string(interpolation) == "STEP" ? 2.0 : 2.5));
-        const ClipAnalysis a = analyse(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
+        const ClipAnalysis a =
+            analyse(tinyGltf(smallRig(), {{1, "translation", interpolation, {0.0f, 0.0f, 1.0f}, values}}));
         checkFinite(first->rig, first->clips[0], a);
     }
 }
@@ -295,7 +308,9 @@ TEST_CASE("degenerate: non-unit and zero quaternion keys are normalized, the tur
 }
 
 TEST_CASE("degenerate: a zero-height rig (one node) measures travel in scene units") {
-    const ClipAnalysis a = analyse(tinyGltf(Json::array({Json{{"name", "only"}}}), {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 3}}}));
+    const ClipAnalysis a =
+        analyse(tinyGltf(Json::array({Json{{"name", "only"}}}),
+                         {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 3}}}));
     CHECK(a.characterHeight == 0.0);
     CHECK(a.source == Source::Root);
     CHECK(a.strideLength == doctest::Approx(3.0));
@@ -314,7 +329,8 @@ TEST_CASE("degenerate: a turn forced on a root without rotation keys is a warnin
     CHECK(analyse(tinyGltf(smallRig(), {hipsWalk()})).warnings.empty());
 }
 
-TEST_CASE("degenerate: a flat rig under a rotation has height 0, not rounding noise that any wobble exceeds") {
+TEST_CASE(
+    "degenerate: a flat rig under a rotation has height 0, not rounding noise that any wobble exceeds") {
     // The rig stands along y locally; the root lies it down (-90 degrees about X), so in the
     // scene every joint is at y = 0 up to rounding (1e-16), and 0.1 of that "height" would
     // take a 1e-7 wobble for travel.
@@ -329,15 +345,17 @@ TEST_CASE("degenerate: a flat rig under a rotation has height 0, not rounding no
 
 TEST_CASE("degenerate: a root at the origin without a parent, still or turning on the spot") {
     Json rig = {{{"name", "hips"}, {"children", {1}}}, {{"name", "foot"}, {"translation", {0, -1, 0}}}};
-    const ClipAnalysis still = analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}}}));
+    const ClipAnalysis still =
+        analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}}}));
     CHECK(still.source == Source::None);
     CHECK(still.root == 0);
     CHECK(still.character == -1);
     CHECK(still.rootStart == glm::dvec3(0.0));
 
     const float h = float(std::sin(std::numbers::pi / 4)), w = float(std::cos(std::numbers::pi / 4));
-    const ClipAnalysis turning = analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}},
-                                                        {0, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, h, 0, w}}}));
+    const ClipAnalysis turning =
+        analyse(tinyGltf(rig, {{0, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}},
+                               {0, "rotation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 1, 0, h, 0, w}}}));
     CHECK(turning.source == Source::Root);
     CHECK(turning.extractsRotation);
     CHECK(turning.turn == doctest::Approx(std::numbers::pi / 2));
@@ -346,7 +364,8 @@ TEST_CASE("degenerate: a root at the origin without a parent, still or turning o
 
 TEST_CASE("degenerate: denormal key times, values and scales stay finite") {
     const float d = std::numeric_limits<float>::denorm_min();
-    const ClipAnalysis tiny = analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {d, 2 * d}, {0, 1, 0, 0, 1, d}}}));
+    const ClipAnalysis tiny =
+        analyse(tinyGltf(smallRig(), {{1, "translation", "LINEAR", {d, 2 * d}, {0, 1, 0, 0, 1, d}}}));
     CHECK(tiny.source == Source::None);
     CHECK(tiny.duration == doctest::Approx(2.0 * d));
 
@@ -389,7 +408,8 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
     auto refused = analyzeClip(asset->rig, asset->clips[0], Options{});
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message ==
-          "2160001 analysis samples x 20 nodes = 4.32e+07 node positions, more than 8 x maxSamples (3.35544e+07)");
+          "2160001 analysis samples x 20 nodes = 4.32e+07 node positions, more than 8 x maxSamples "
+          "(3.35544e+07)");
 
     // 100 hours: more samples than maxSamples, whatever the rig.
     auto longer = load(tinyGltf(rig, {keyedEverySecond(360000.0f)}));
@@ -397,10 +417,12 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
     auto many = analyzeClip(longer->rig, longer->clips[0], Options{});
     REQUIRE_FALSE(many.ok());
     CHECK(many.error().message ==
-          "the clip lasts 360000 s: 2.16e+07 analysis samples at 60 per second, more than maxSamples (4194304)");
+          "the clip lasts 360000 s: 2.16e+07 analysis samples at 60 per second, more than maxSamples "
+          "(4194304)");
 
     // The same 10 hours in 2 keys: 64 samples per key (kSamplesPerKey), and the linear motion exact.
-    auto sparse = load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 36000.0f}, {0, 0, 0, 0, 0, 1000}}}));
+    auto sparse =
+        load(tinyGltf(rig, {{1, "translation", "LINEAR", {0.0f, 36000.0f}, {0, 0, 0, 0, 0, 1000}}}));
     REQUIRE(sparse.ok());
     CHECK(analysisSampleCount(sparse->clips[0], Options{}) == 2 * kSamplesPerKey);
     auto kept = analyzeClip(sparse->rig, sparse->clips[0], Options{});
@@ -419,7 +441,8 @@ TEST_CASE("limits: a 10-hour clip is refused, or analysed within the node-positi
     CHECK(huge->strideLength == doctest::Approx(1.0));
 
     // A rate that is not a positive number is an error, not a cast of -1e300 to int.
-    for (double rate : {0.0, -1e300, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    for (double rate :
+         {0.0, -1e300, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
         Options bad;
         bad.samplesPerSecond = rate;
         auto refusedRate = analyzeClip(asset->rig, asset->clips[0], bad);
@@ -442,9 +465,11 @@ TEST_CASE("limits: a 4000-node chain, every node animated, is analysed in linear
     // 4000^2 x depth 4000, 35 s for this 300 kB file.
     const int count = 4000;
     Json rig = Json::array();
-    for (int i = 0; i < count; ++i) rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
+    for (int i = 0; i < count; ++i)
+        rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
     std::vector<Keys> channels;
-    for (int i = 0; i < count; ++i) channels.push_back({i, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}});
+    for (int i = 0; i < count; ++i)
+        channels.push_back({i, "translation", "LINEAR", {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}});
     const ClipAnalysis a = analyse(tinyGltf(rig, channels));
     CHECK(a.root == 0);
     CHECK(a.reason.find("3999 animated descendants") != std::string::npos);
@@ -486,10 +511,12 @@ TEST_CASE("limits: the depth scan skips strings, brackets and escaped quotes in 
 TEST_CASE("limits: a node hierarchy deeper than maxDepth is refused without recursion") {
     const int count = 5000;  // maxDepth is 4096
     Json rig = Json::array();
-    for (int i = 0; i < count; ++i) rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
+    for (int i = 0; i < count; ++i)
+        rig.push_back(i + 1 < count ? Json{{"children", {i + 1}}} : Json::object());
     auto asset = load(tinyGltf(rig, {}));
     REQUIRE_FALSE(asset.ok());
-    CHECK(asset.error().message == "tiny.gltf: nodes[4097]: deeper than maxDepth (4096 levels) in the node hierarchy");
+    CHECK(asset.error().message ==
+          "tiny.gltf: nodes[4097]: deeper than maxDepth (4096 levels) in the node hierarchy");
 }
 
 TEST_CASE("limits: thousands of channels sharing one large sampler are refused before decoding") {
@@ -501,11 +528,13 @@ TEST_CASE("limits: thousands of channels sharing one large sampler are refused b
     for (int i = 0; i < nodes; ++i) rig.push_back(Json::object());
     Json document = Json::parse(tinyGltf(rig, {{0, "translation", "LINEAR", times, values}}));
     Json& channels = document["animations"][0]["channels"];
-    for (int i = 1; i < nodes; ++i) channels.push_back({{"sampler", 0}, {"target", {{"node", i}, {"path", "translation"}}}});
+    for (int i = 1; i < nodes; ++i)
+        channels.push_back({{"sampler", 0}, {"target", {{"node", i}, {"path", "translation"}}}});
     auto asset = load(document.dump());
     REQUIRE_FALSE(asset.ok());
-    CHECK(asset.error().message.find("tiny.gltf: animations[0].channels[128]: the key data of animations[0..0] "
-                                     "decodes to more than maxKeyBytes (134217728 bytes in all)") == 0);
+    CHECK(
+        asset.error().message.find("tiny.gltf: animations[0].channels[128]: the key data of animations[0..0] "
+                                   "decodes to more than maxKeyBytes (134217728 bytes in all)") == 0);
     LoadLimits small;
     small.maxKeyBytes = 4 * 4 * keys;  // one channel's worth
     auto two = load(document.dump(), small);
@@ -523,17 +552,18 @@ TEST_CASE("limits: the clips of one asset share a work budget, the error names t
         asset->clips.push_back(walk);
         asset->clips.back().gltfIndex = i;
     }
-    CHECK(checkAnalysisBudget(*asset, Options{}, 10 * 244).ok());
-    const Status over = checkAnalysisBudget(*asset, Options{}, 10 * 244 - 1);
+    CHECK(pipeline::checkAnalysisBudget(*asset, Options{}, 10 * 244).ok());
+    const Status over = pipeline::checkAnalysisBudget(*asset, Options{}, 10 * 244 - 1);
     REQUIRE_FALSE(over.ok());
-    CHECK(over.error().message.find("animations[9] \"clip\": the 10 clips up to this one need 2.44e+03") == 0);
+    CHECK(over.error().message.find("animations[9] \"clip\": the 10 clips up to this one need 2.44e+03") ==
+          0);
     CHECK(over.error().message.find("more than maxAssetNodeSamples (2439)") != std::string::npos);
 
     // bakeAsset refuses before analysing, naming the file.
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.maxAssetNodeSamples = 5 * 244;
     const std::vector<std::uint8_t> bytes{'{', '}'};
-    auto baked = bakeAsset(*asset, bytes, settings);
+    auto baked = pipeline::bakeAsset(*asset, bytes, settings);
     REQUIRE_FALSE(baked.ok());
     CHECK(baked.error().message.find("tiny.gltf: animations[5]") == 0);
 }
@@ -546,22 +576,23 @@ TEST_CASE("limits: clips count their motion-track samples against maxAssetTrackS
     auto asset = load(document.dump());
     REQUIRE(asset.ok());
     REQUIRE(asset->clips.size() == 4);
-    CHECK(checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61).ok());
-    const Status over = checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61 - 1);
+    CHECK(pipeline::checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61).ok());
+    const Status over = pipeline::checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 4 * 61 - 1);
     REQUIRE_FALSE(over.ok());
-    CHECK(over.error().message.find("animations[3] \"clip\": 61 motion-track samples (1 s x 60 per second + 1), "
-                                    "244 with the clips before it") == 0);
+    CHECK(over.error().message.find(
+              "animations[3] \"clip\": 61 motion-track samples (1 s x 60 per second + 1), "
+              "244 with the clips before it") == 0);
     CHECK(over.error().message.find("more than maxAssetTrackSamples (243)") != std::string::npos);
 
     // bakeAsset refuses before analysing, and keeps exactly 4 x 61 track samples when allowed.
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.maxAssetTrackSamples = 4 * 61 - 1;
     const std::vector<std::uint8_t> bytes{'{', '}'};
-    auto refused = bakeAsset(*asset, bytes, settings);
+    auto refused = pipeline::bakeAsset(*asset, bytes, settings);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message.find("tiny.gltf: animations[3]") == 0);
     settings.maxAssetTrackSamples = 4 * 61;
-    auto baked = bakeAsset(*asset, bytes, settings);
+    auto baked = pipeline::bakeAsset(*asset, bytes, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     std::size_t kept = 0;
     for (const BakedClip& clip : baked->clips) kept += clip.analysis.track.times.size();
@@ -579,16 +610,17 @@ TEST_CASE("limits: a root track that follows dense keys is counted as it is kept
     auto asset = load(tinyGltf(smallRig(), {{1, "translation", "LINEAR", times, values}}));
     REQUIRE(asset.ok());
     const std::vector<std::uint8_t> bytes{'{', '}'};
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.maxAssetTrackSamples = 240;
-    CHECK(checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 240).ok());
-    auto refused = bakeAsset(*asset, bytes, settings);
+    CHECK(pipeline::checkAnalysisBudget(*asset, Options{}, 1u << 28, {}, 240).ok());
+    auto refused = pipeline::bakeAsset(*asset, bytes, settings);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().message ==
-          "tiny.gltf: animations[0] \"clip\": a motion track of 241 samples (following the root's keys), 241 with the "
+          "tiny.gltf: animations[0] \"clip\": a motion track of 241 samples (following the root's keys), 241 "
+          "with the "
           "clips before it, more than maxAssetTrackSamples (240)");
     settings.maxAssetTrackSamples = 241;
-    auto baked = bakeAsset(*asset, bytes, settings);
+    auto baked = pipeline::bakeAsset(*asset, bytes, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     CHECK(baked->clips[0].analysis.track.times.size() == 241);
 }
@@ -608,7 +640,8 @@ TEST_CASE("limits: clips analysed side by side name the clip one after another w
     REQUIRE(asset.ok());
     const std::vector<Options> options(asset->clips.size());
     const std::string expected =
-        "tiny.gltf: animations[2] \"clip\": a motion track of 241 samples (following the root's keys), 723 with the "
+        "tiny.gltf: animations[2] \"clip\": a motion track of 241 samples (following the root's keys), 723 "
+        "with the "
         "clips before it, more than maxAssetTrackSamples (722)";
     for (std::size_t threads : {1, 2, 3, 6}) {
         INFO(threads << " threads");

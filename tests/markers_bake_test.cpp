@@ -16,7 +16,7 @@ using Json = nlohmann::ordered_json;
 namespace {
 
 struct Bake {
-    Baked baked;
+    pipeline::Baked baked;
     std::vector<std::uint8_t> glb;  // the output (its pieces read the input's buffers: joined here)
     Json document;                  // the output's
 };
@@ -24,10 +24,10 @@ struct Bake {
 Bake bake(const std::vector<std::uint8_t>& glb) {
     auto input = loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE_MESSAGE(input.ok(), (input.ok() ? "" : input.error().message));
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.inputName = "biped.glb";
     settings.outputName = "out.glb";
-    auto baked = bakeAsset(*input, glb, settings);
+    auto baked = pipeline::bakeAsset(*input, glb, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     std::vector<std::uint8_t> bytes = joinPieces(baked->asset.main);
     auto output = loadAssetFromMemory(bytes, "out.glb", {});

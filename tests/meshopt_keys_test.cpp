@@ -303,12 +303,12 @@ std::vector<std::uint8_t> heldBytes(const Asset& asset, std::size_t v) {
 // Bakes `input` (loaded as `source`); the output reloads, each rewritten root output is FLOAT in
 // a view of its own, and every other channel keeps its sampler's accessors, their objects and the
 // bytes of their views (streams included), and so its decoded keys. The output is deterministic.
-Baked bakePassingThrough(const Asset& source, std::span<const std::uint8_t> input,
-                         const std::string& rootBone = {}) {
-    BakeSettings settings;
+pipeline::Baked bakePassingThrough(const Asset& source, std::span<const std::uint8_t> input,
+                                   const std::string& rootBone = {}) {
+    pipeline::BakeSettings settings;
     settings.outputName = "out";
     settings.rootBone = rootBone;
-    auto baked = bakeAsset(source, input, settings);
+    auto baked = pipeline::bakeAsset(source, input, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     const std::vector<std::uint8_t> bytes = joinPieces(baked->asset.main);
     const Asset out = load(bytes, "out.glb");
@@ -348,7 +348,7 @@ Baked bakePassingThrough(const Asset& source, std::span<const std::uint8_t> inpu
         }
     }
     CHECK(passed > 0);
-    auto again = bakeAsset(source, input, settings);
+    auto again = pipeline::bakeAsset(source, input, settings);
     REQUIRE(again.ok());
     CHECK(joinPieces(again->asset.main) == bytes);
     return std::move(*baked);
@@ -381,7 +381,7 @@ TEST_CASE("meshopt keys: the compressed biped analyses as its twin, within the e
 
 TEST_CASE("meshopt keys: bake replaces the root's keys, every other channel passes through byte for byte") {
     const std::vector<std::uint8_t> input = glbOf(packKeys(samples::makeBiped(), Bits{}));
-    const Baked baked = bakePassingThrough(load(input, "biped-packed.glb"), input);
+    const pipeline::Baked baked = bakePassingThrough(load(input, "biped-packed.glb"), input);
     // The Hips' translations had views of their own: reused for the new keys, their streams cut.
     CHECK(baked.asset.bytesDropped > 0);
 }
@@ -436,10 +436,10 @@ TEST_CASE("meshopt keys: a root bone over compressed keys and compressed inverse
     const Asset plain = load(samples::toGlb(biped), "biped.glb");
     const std::vector<std::uint8_t> input = glbOf(packKeys(biped, Bits{}, "EXT_meshopt_compression", true));
     const Asset source = load(input, "biped-packed.glb");
-    BakeSettings settings;
+    pipeline::BakeSettings settings;
     settings.outputName = "out";
     settings.rootBone = "Root";
-    auto baked = bakeAsset(source, input, settings);
+    auto baked = pipeline::bakeAsset(source, input, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     const Asset out = load(joinPieces(baked->asset.main), "out.glb");
     // The skin takes the bone: its matrices are the input's (read here from the uncompressed

@@ -1,10 +1,10 @@
 // The HTML report: well-formed markup (checked by a small XHTML-ish parser
 // here), each clip's numbers and pictures in its section, the biped's
 // closed-form footholds in the top view, every corpus asset, and the command.
+#include "report/report.h"
 #include "biped.h"
 #include "gltf/asset.h"
 #include "pipeline/bake.h"
-#include "report/report.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
@@ -54,7 +54,8 @@ bool isReference(std::string_view text, std::size_t i) {
 // Balanced tags, one root <html>, quoted attributes, escaped text and values,
 // void elements closed with "/>", unique ids.
 Markup checkMarkup(std::string_view html) {
-    static const std::set<std::string> voids = {"meta", "link", "br", "hr", "img", "input", "col", "area", "base", "wbr"};
+    static const std::set<std::string> voids = {"meta",  "link", "br",   "hr",   "img",
+                                                "input", "col",  "area", "base", "wbr"};
     Markup m;
     std::vector<std::string> open;
     std::set<std::string> seenIds;
@@ -89,7 +90,8 @@ Markup checkMarkup(std::string_view html) {
         if (closing) {
             if (j >= html.size() || html[j] != '>') return fail("junk in a closing tag");
             if (open.empty() || open.back() != name)
-                return fail("</" + name + "> closes <" + (open.empty() ? std::string("nothing") : open.back()) + ">");
+                return fail("</" + name + "> closes <" +
+                            (open.empty() ? std::string("nothing") : open.back()) + ">");
             open.pop_back();
             if (open.empty()) rootClosed = true;
             i = j + 1;
@@ -114,8 +116,10 @@ Markup checkMarkup(std::string_view html) {
             while (j < html.size() && isNameChar(html[j])) ++j;
             const std::string attr(html.substr(attrStart, j - attrStart));
             if (attr.empty()) return fail("junk in <" + name + ">");
-            if (!attributes.insert(attr).second) return fail("attribute " + attr + " twice in <" + name + ">");
-            if (html.substr(j, 2) != "=\"") return fail("attribute " + attr + " of <" + name + "> not quoted");
+            if (!attributes.insert(attr).second)
+                return fail("attribute " + attr + " twice in <" + name + ">");
+            if (html.substr(j, 2) != "=\"")
+                return fail("attribute " + attr + " of <" + name + "> not quoted");
             j += 2;
             const std::size_t valueStart = j;
             while (j < html.size() && html[j] != '"') {
@@ -153,7 +157,8 @@ std::string clipSection(const std::string& html, const std::string& id) {
 
 std::size_t countOf(const std::string& text, const std::string& what) {
     std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+        ++n;
     return n;
 }
 
@@ -170,7 +175,8 @@ void requireGoodPage(const std::string& html, const std::string& what) {
         CHECK(ids.count(href.substr(1)) == 1);
     }
     // Nothing from the network, nothing to run.
-    for (const char* banned : {"<script", "<link", "<img", "<iframe", " src=", "url(", "@import", "http:", "https:"})
+    for (const char* banned :
+         {"<script", "<link", "<img", "<iframe", " src=", "url(", "@import", "http:", "https:"})
         CHECK_MESSAGE(html.find(banned) == std::string::npos, banned);
 }
 
@@ -202,8 +208,8 @@ std::string textOf(const std::string& markup) {
 // three decimals for m, m/s and s, one for degrees and percentages, never an exponent.
 void requireOnePrecision(const std::string& html) {
     const std::string deg = "\u00B0";
-    static const std::regex figure(R"((^|[^\w.\-])(-?\d+(\.\d+)?)(e[-+]?\d+)? ?(m/s|m|s|)" + deg + "/s|" + deg +
-                                   R"(|%)(?![\w/]))");
+    static const std::regex figure(R"((^|[^\w.\-])(-?\d+(\.\d+)?)(e[-+]?\d+)? ?(m/s|m|s|)" + deg + "/s|" +
+                                   deg + R"(|%)(?![\w/]))");
     std::vector<std::string> parts = elements(html, "table", "figures");
     for (const std::string& t : elements(html, "table", "jump")) parts.push_back(t);
     for (const std::string& p : elements(html, "p", "still")) parts.push_back(p);
@@ -211,7 +217,8 @@ void requireOnePrecision(const std::string& html) {
     int figures = 0;
     for (const std::string& part : parts) {
         const std::string text = textOf(part);
-        for (auto m = std::sregex_iterator(text.begin(), text.end(), figure); m != std::sregex_iterator(); ++m) {
+        for (auto m = std::sregex_iterator(text.begin(), text.end(), figure); m != std::sregex_iterator();
+             ++m) {
             const std::string number = (*m)[2], unit = (*m)[5];
             CAPTURE(number + " " + unit);
             CHECK((*m)[4].length() == 0);  // no exponent
@@ -292,16 +299,20 @@ void requireClipSections(const std::string& html, int asset, const Asset& input,
         CHECK(countOf(section, "<svg class=\"timeline\"") == (a->contacts.empty() ? 0u : 1u));
         CHECK(countOf(section, "<svg class=\"speed\"") == (moves ? 1u : 0u));
         CHECK(countOf(section, "<svg class=\"turn\"") == (a->extractsRotation ? 1u : 0u));
-        CHECK((section.find("<th>Stride</th><td>" + report::formatFixed(a->strideLength, report::kLengthDecimals) +
-                            " m</td>") != std::string::npos) == moves);
-        CHECK((section.find("<th>Average speed</th><td>" + report::formatFixed(a->averageSpeed, report::kLengthDecimals) +
-                            " m/s</td>") != std::string::npos) == moves);
-        CHECK(section.find("<th>Duration</th><td>" + report::formatFixed(a->duration, report::kTimeDecimals) + " s") !=
-              std::string::npos);
+        CHECK((section.find("<th>Stride</th><td>" +
+                            report::formatFixed(a->strideLength, report::kLengthDecimals) + " m</td>") !=
+               std::string::npos) == moves);
+        CHECK((section.find("<th>Average speed</th><td>" +
+                            report::formatFixed(a->averageSpeed, report::kLengthDecimals) + " m/s</td>") !=
+               std::string::npos) == moves);
+        CHECK(section.find("<th>Duration</th><td>" + report::formatFixed(a->duration, report::kTimeDecimals) +
+                           " s") != std::string::npos);
         // A seam flag exactly where the seam is above the loop-gap default.
-        CHECK((section.find("seam-flag") != std::string::npos) == (clips[c].loop.positionFraction > kLoopGapDefault));
+        CHECK((section.find("seam-flag") != std::string::npos) ==
+              (clips[c].loop.positionFraction > kLoopGapDefault));
         // The contact evidence row, for a clip whose travel the feet bear out.
-        CHECK((section.find("<th>Contact evidence</th>") != std::string::npos) == (a->source == Source::FootContact));
+        CHECK((section.find("<th>Contact evidence</th>") != std::string::npos) ==
+              (a->source == Source::FootContact));
         CHECK(section.find("<span class=\"badge\">" + std::string(sourceName(a->source)) + "</span>") !=
               std::string::npos);
         CHECK(countOf(section, "<li>") >= 1);  // the decisions
@@ -313,7 +324,7 @@ void requireClipSections(const std::string& html, int asset, const Asset& input,
 std::vector<report::ClipReport> describeAll(const Asset& asset) {
     std::vector<report::ClipReport> clips;
     for (const Clip& clip : asset.clips) {
-        auto baked = makeClipInPlace(asset.rig, clip, {});
+        auto baked = pipeline::makeClipInPlace(asset.rig, clip, {});
         REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
         clips.push_back(report::describeClip(asset.rig, clip, *baked));
     }
@@ -354,8 +365,9 @@ double horizontalExtent(const std::vector<glm::dvec3>& path) {
 // ---- the checker itself ---------------------------------------------------------------
 
 TEST_CASE("report: the markup checker accepts good pages and refuses broken ones") {
-    CHECK(checkMarkup("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/></head><body><p id=\"x\">a &amp; b</p>"
-                      "<svg><line x1=\"0\"/></svg></body></html>\n")
+    CHECK(checkMarkup(
+              "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/></head><body><p id=\"x\">a &amp; b</p>"
+              "<svg><line x1=\"0\"/></svg></body></html>\n")
               .error.empty());
     for (const char* bad : {"<html><p></html>", "<html><p></b></p></html>", "<html><p class=x></p></html>",
                             "<html><p>a & b</p></html>", "<html><p>a > b</p></html>",
@@ -402,11 +414,14 @@ TEST_CASE("report: the biped's page is well-formed and each clip's section holds
     CHECK(section("walk").find("<th>Average speed</th><td>1.200 m/s</td>") != std::string::npos);
     CHECK(section("walk").find("<th>Direction of travel</th><td>+Z</td>") != std::string::npos);
     CHECK(section("strafe").find("<th>Stride</th><td>0.500 m</td>") != std::string::npos);
-    CHECK(section("turn_walk").find("<th>Turn</th><td>45.0\u00B0 per cycle, extracted</td>") != std::string::npos);
-    CHECK(section("turn_spot").find("<th>Turn</th><td>90.0\u00B0 per cycle, extracted</td>") != std::string::npos);
+    CHECK(section("turn_walk").find("<th>Turn</th><td>45.0\u00B0 per cycle, extracted</td>") !=
+          std::string::npos);
+    CHECK(section("turn_spot").find("<th>Turn</th><td>90.0\u00B0 per cycle, extracted</td>") !=
+          std::string::npos);
     CHECK(section("idle").find("<span class=\"badge\">none</span>") != std::string::npos);
 
-    // The gait, in the clips whose travel comes from the feet: both toes have lanes; only the run has a flight.
+    // The gait, in the clips whose travel comes from the feet: both toes have lanes; only the run has a
+    // flight.
     for (const std::string name : {"walk_inplace", "run_inplace"}) {
         CAPTURE(name);
         const std::string s = section(name.c_str());
@@ -434,9 +449,11 @@ TEST_CASE("report: the biped's top view has the closed-form footholds and a bake
         const report::ClipReport& c = bipedClip(name);
         CAPTURE(name);
         auto mark = [&](const std::string& lane, double from, double to) {
-            const auto m = std::find_if(c.marks.begin(), c.marks.end(), [&](const report::PlantedMark& candidate) {
-                return c.lanes[candidate.lane].label == lane && candidate.start >= from && candidate.start <= to;
-            });
+            const auto m =
+                std::find_if(c.marks.begin(), c.marks.end(), [&](const report::PlantedMark& candidate) {
+                    return c.lanes[candidate.lane].label == lane && candidate.start >= from &&
+                           candidate.start <= to;
+                });
             REQUIRE_MESSAGE(m != c.marks.end(), lane << " planted from " << from << " to " << to << " s");
             return *m;
         };
@@ -483,7 +500,8 @@ namespace {
 
 // Where a clip's section starts in the page; npos when it has none.
 std::size_t sectionAt(const std::string& html, int asset, const report::ClipReport& c) {
-    return html.find("<section class=\"clip\" id=\"" + report::clipSectionId(asset, c.animationIndex) + "\">");
+    return html.find("<section class=\"clip\" id=\"" + report::clipSectionId(asset, c.animationIndex) +
+                     "\">");
 }
 
 std::string linkTo(int asset, const report::ClipReport& c) {
@@ -494,8 +512,8 @@ std::string linkTo(int asset, const report::ClipReport& c) {
 
 TEST_CASE("report: the clips that move come first, idle and pose clips are folded into a short list") {
     // The idle first in the file, as in Xbot.glb (agree, headShake, idle, run, ...).
-    const std::vector<report::ClipReport> clips = {bipedClip("idle"), bipedClip("walk"), bipedClip("turn_spot"),
-                                                   bipedClip("walk_inplace")};
+    const std::vector<report::ClipReport> clips = {bipedClip("idle"), bipedClip("walk"),
+                                                   bipedClip("turn_spot"), bipedClip("walk_inplace")};
     const std::string html = report::writeReport({{"biped.glb", clips}}, {});
     requireGoodPage(html, "idle first");
     const report::ClipReport& idle = clips[0];
@@ -506,14 +524,16 @@ TEST_CASE("report: the clips that move come first, idle and pose clips are folde
         if (report::movesCharacter(c)) CHECK(sectionAt(html, 0, c) < sectionAt(html, 0, idle));
     }
     // The list: a table row per moving clip, in file order; the idle in the short list after it.
-    const std::vector<std::string> tables = elements(html, "table", "jump"), still = elements(html, "p", "still");
+    const std::vector<std::string> tables = elements(html, "table", "jump"),
+                                   still = elements(html, "p", "still");
     REQUIRE(tables.size() == 1);
     REQUIRE(still.size() == 1);
     CHECK(tables[0].find(linkTo(0, idle)) == std::string::npos);
     CHECK(still[0].find(linkTo(0, idle)) != std::string::npos);
     CHECK(tables[0].find(linkTo(0, clips[1])) < tables[0].find(linkTo(0, clips[2])));
     CHECK(tables[0].find(linkTo(0, clips[2])) < tables[0].find(linkTo(0, clips[3])));
-    for (std::size_t i = 1; i < clips.size(); ++i) CHECK(still[0].find(linkTo(0, clips[i])) == std::string::npos);
+    for (std::size_t i = 1; i < clips.size(); ++i)
+        CHECK(still[0].find(linkTo(0, clips[i])) == std::string::npos);
     CHECK(html.find("<nav") < html.find(still[0]));
     CHECK(html.find(still[0]) < html.find("</nav>"));
     // An idle clip's section: no travel figures, no speed over time (its track is zero).
@@ -625,7 +645,8 @@ TEST_CASE("report: every corpus asset gives a well-formed page with each clip's 
     for (const auto& e : fs::recursive_directory_iterator(shared / "corpus")) {
         const fs::path rel = e.path().lexically_relative(shared / "corpus");
         const std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".glb" || ext == ".gltf") && *rel.begin() != "bad") files.push_back(e.path());
+        if (e.is_regular_file() && (ext == ".glb" || ext == ".gltf") && *rel.begin() != "bad")
+            files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
     REQUIRE(!files.empty());
@@ -662,7 +683,9 @@ namespace {
 
 using Run = rootbake::test::Exit;
 
-Run runRootbake(const std::string& args) { return rootbake::test::runExe(args); }
+Run runRootbake(const std::string& args) {
+    return rootbake::test::runExe(args);
+}
 
 using rootbake::test::readText;
 
@@ -741,9 +764,9 @@ TEST_CASE("report: bake --report writes the page beside the baked asset") {
     const fs::path dir = fs::temp_directory_path() / "rootbake-bake-report";
     fs::remove_all(dir);
     fs::create_directories(dir);
-    const rootbake::test::Exit run = rootbake::test::runExe("bake " + rootbake::test::q(biped) + " -o " +
-                                                            rootbake::test::q(dir / "biped.glb") + " --report " +
-                                                            rootbake::test::q(dir / "biped.html"));
+    const rootbake::test::Exit run = rootbake::test::runExe(
+        "bake " + rootbake::test::q(biped) + " -o " + rootbake::test::q(dir / "biped.glb") + " --report " +
+        rootbake::test::q(dir / "biped.html"));
     CHECK(run.code == 0);
     std::ifstream in(dir / "biped.html");
     const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

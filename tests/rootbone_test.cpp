@@ -33,12 +33,12 @@ Asset mustLoadBytes(std::span<const std::uint8_t> bytes, const std::string& name
     return std::move(*asset);
 }
 
-Result<Baked> bakeWithRootBone(const Asset& input, const std::string& name = "root") {
-    BakeSettings settings;
+Result<pipeline::Baked> bakeWithRootBone(const Asset& input, const std::string& name = "root") {
+    pipeline::BakeSettings settings;
     settings.rewrite.container = Container::Glb;
     settings.rootBone = name;
     settings.inputSha256 = std::string(64, '0');
-    return bakeAsset(input, {}, settings);
+    return pipeline::bakeAsset(input, {}, settings);
 }
 
 // Scene matrices of every node of `asset` playing `clip` at time t.
@@ -271,21 +271,21 @@ TEST_CASE("root bone: a name that exists, clips with different roots, a kept sou
             "root nodes[1] \"Hips\"; pass --root-bone with another name");
     }
     SUBCASE("clips with different roots") {
-        BakeSettings settings;
+        pipeline::BakeSettings settings;
         settings.rootBone = "root";
         settings.clipAnalysis.assign(input.clips.size(), Options{});
         settings.clipAnalysis[1].rootNode = parseNodeRef("Spine");
-        auto baked = bakeAsset(input, {}, settings);
+        auto baked = pipeline::bakeAsset(input, {}, settings);
         REQUIRE_FALSE(baked.ok());
         CHECK(baked.error().message.find(
                   "biped.glb: animations[1] \"walk_inplace\": its root nodes[2] \"Spine\" is "
                   "not nodes[1] \"Hips\"") == 0);
     }
     SUBCASE("--keep-source") {
-        BakeSettings settings;
+        pipeline::BakeSettings settings;
         settings.rootBone = "root";
         settings.rewrite.keepSource = true;
-        auto baked = bakeAsset(input, {}, settings);
+        auto baked = pipeline::bakeAsset(input, {}, settings);
         REQUIRE_FALSE(baked.ok());
         CHECK(baked.error().message.find("biped.glb: a root bone and the source clips kept") == 0);
     }
@@ -597,10 +597,10 @@ TEST_CASE("root bone: a top bone of that name that moves is refused, naming it a
     }
     SUBCASE("it travels, and the clips' root is given as the Hips") {
         const Asset input = mustLoadBytes(bipedWithTravellingRoot(), "mixamo-pack.glb");
-        BakeSettings settings;
+        pipeline::BakeSettings settings;
         settings.rootBone = "root";
         settings.analysis.rootNode = parseNodeRef("Hips");
-        auto baked = bakeAsset(input, {}, settings);
+        auto baked = pipeline::bakeAsset(input, {}, settings);
         REQUIRE_FALSE(baked.ok());
         // The walk moves 1.2 m/s for its cycle (samples/README.md); the skeleton under the bone is 1.7 m
         // tall.

@@ -8,7 +8,7 @@
 #include "gltf/asset.h"
 #include "pipeline/bake.h"
 #include "pipeline/sidecar.h"
-#include "sidecar/read.h"
+#include "rootbake/sidecar_loader.h"
 
 #include <doctest/doctest.h>
 
@@ -162,11 +162,11 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     written.units = "metres (glTF scene units)";
     std::vector<ClipAnalysis> analyses;
     for (const Clip& clip : asset->clips) {
-        auto baked = bakeClip(asset->rig, clip, {});
+        auto baked = pipeline::bakeClip(asset->rig, clip, {});
         REQUIRE(baked.ok());
         written.clips.push_back(
-            sidecarClip(asset->rig, baked->analysis, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
-        document.records.push_back(sidecarClipRecord(asset->rig, baked->analysis, baked->loop));
+            pipeline::sidecarClip(asset->rig, baked->analysis, clip.gltfIndex, clip.name, {0.0, 1.0, 0.0}));
+        document.records.push_back(pipeline::sidecarClipRecord(asset->rig, baked->analysis, baked->loop));
         analyses.push_back(baked->analysis);
     }
     const Sidecar sidecar = mustParse(toJson(document).dump(2));

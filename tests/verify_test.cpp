@@ -7,6 +7,7 @@
 #include "verify/verify.h"
 #include "biped.h"
 #include "gltf/asset.h"
+#include "pipeline/sidecar.h"
 #include "support.h"
 
 #include <doctest/doctest.h>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,8 +27,8 @@ namespace fs = std::filesystem;
 
 using test::Exit;
 using test::q;
-using test::runExe;
 using test::readText;
+using test::runExe;
 using test::TempDir;
 using test::writeText;
 
@@ -62,14 +64,29 @@ Foot makeFoot() {
     return f;
 }
 
-verify::ClipMotion footMotion(double trackSpeed) {
-    verify::ClipMotion m;
-    m.times = {0.0, 1.0};
-    m.translation = {0, 0, 0, 0, 0, trackSpeed};
-    m.duration = 1.0;
-    m.contacts = {1};
-    m.characterHeight = 1.0;  // planted: within 1 cm of the ground
-    m.averageSpeed = 1.0;
+// A sidecar clip and the replay's view of it, kept together: the view points into the clip,
+// which stays where it is on the heap when a Motion moves.
+struct Motion {
+    std::unique_ptr<SidecarClip> clip = std::make_unique<SidecarClip>();
+    verify::ClipMotion view{clip.get(), -1, {}};
+};
+
+Motion footMotion(double trackSpeed) {
+    Motion m;
+    m.clip->times = {0.0, 1.0};
+    m.clip->translation = {0, 0, 0, 0, 0, trackSpeed};
+    m.clip->duration = 1.0;
+    m.clip->characterHeight = 1.0;  // planted: within 1 cm of the ground
+    m.clip->averageSpeed = 1.0;
+    m.view.contacts = {1};
+    return m;
+}
+
+// The motion as the bake's sidecar gives it: the sidecar clip the writer makes of the analysis.
+Motion motionFromAnalysis(const Rig& rig, const Clip& inPlace, const ClipAnalysis& analysis) {
+    Motion m;
+    *m.clip = pipeline::sidecarClip(rig, analysis, 0, "", analysis.upAxis);
+    m.view = verify::motionFromAnalysis(rig, inPlace, analysis, *m.clip);
     return m;
 }
 
@@ -101,7 +118,7 @@ const Baked& biped() {
 struct Verified {
     ClipAnalysis analysis;
     Clip inPlace;
-    verify::ClipMotion motion;
+    Motion motion;
     verify::ClipSkate skate;
     samples::ClipTruth truth;
 };
@@ -119,9 +136,9 @@ Verified verifyClip(const std::string& name, double translationScale = 1.0) {
                    {},
                    {},
                    biped().truth[i]};
-        v.motion = verify::motionFromAnalysis(asset.rig, v.inPlace, v.analysis);
-        for (double& t : v.motion.translation) t *= translationScale;
-        v.skate = mustMeasure(asset.rig, v.inPlace, v.motion, &source);
+        v.motion = motionFromAnalysis(asset.rig, v.inPlace, v.analysis);
+        for (double& t : v.motion.clip->translation) t *= translationScale;
+        v.skate = mustMeasure(asset.rig, v.inPlace, v.motion.view, &source);
         return v;
     }
     FAIL("no clip " << name);
@@ -136,15 +153,13 @@ std::vector<std::string> names(const Rig& rig, const std::vector<int>& nodes) {
 
 // ---- the executable ------------------------------------------------------------------
 
-
-
 }  // namespace
 
 TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one slides at the difference") {
     const Foot foot = makeFoot();
     // Planted: 0 to 0.5 s of each loop; with the 50 ms margin (3 frames) intervals 4..27
     // of each of the 3 loops, 72 in all. The touch-down and lift-off frames are out.
-    const verify::ClipSkate right = mustMeasure(foot.rig, foot.clip, footMotion(1.0), &foot.clip);
+    const verify::ClipSkate right = mustMeasure(foot.rig, foot.clip, footMotion(1.0).view, &foot.clip);
     CHECK(right.frames == 180);
     CHECK(right.baked.samples == 72);
     CHECK(right.baked.mean < 1e-6);
@@ -163,7 +178,7 @@ TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one sl
     CHECK(right.source.driftFraction == doctest::Approx(1.0).epsilon(1e-6));
 
     // A track that covers 0.6 m per second: the planted toe slides at 0.4 m/s.
-    const verify::ClipSkate slow = mustMeasure(foot.rig, foot.clip, footMotion(0.6), nullptr);
+    const verify::ClipSkate slow = mustMeasure(foot.rig, foot.clip, footMotion(0.6).view, nullptr);
     CHECK(slow.baked.mean == doctest::Approx(0.4).epsilon(1e-6));
     CHECK(slow.baked.p95 == doctest::Approx(0.4).epsilon(1e-6));
     CHECK(slow.baked.meanFraction == doctest::Approx(0.4).epsilon(1e-6));
@@ -179,12 +194,12 @@ TEST_CASE("verify: a foot moved by a right track stands still, by a wrong one sl
     CHECK(slow.source.samples == 0);
 
     // A contact out of range and a track that is not one are errors, not numbers.
-    verify::ClipMotion bad = footMotion(1.0);
-    bad.contacts = {5};
-    CHECK_FALSE(verify::measureSkate(foot.rig, foot.clip, bad, nullptr).ok());
+    Motion bad = footMotion(1.0);
+    bad.view.contacts = {5};
+    CHECK_FALSE(verify::measureSkate(foot.rig, foot.clip, bad.view, nullptr).ok());
     bad = footMotion(1.0);
-    bad.times = {0.0, 0.0};
-    auto invalid = verify::measureSkate(foot.rig, foot.clip, bad, nullptr);
+    bad.clip->times = {0.0, 0.0};
+    auto invalid = verify::measureSkate(foot.rig, foot.clip, bad.view, nullptr);
     REQUIRE_FALSE(invalid.ok());
     CHECK(invalid.error().message.find("times[1]") != std::string::npos);
 }
@@ -210,10 +225,10 @@ Foot makeFeet(bool bothSlide) {
     return f;
 }
 
-verify::ClipMotion standing(std::vector<int> contacts) {
-    verify::ClipMotion m = footMotion(0.0);
-    m.averageSpeed = 0;
-    m.contacts = std::move(contacts);
+Motion standing(std::vector<int> contacts) {
+    Motion m = footMotion(0.0);
+    m.clip->averageSpeed = 0;
+    m.view.contacts = std::move(contacts);
     return m;
 }
 
@@ -223,7 +238,7 @@ TEST_CASE("verify: a clip that does not travel fails when all its planted feet s
     constexpr verify::ClipFacts kStanding{.travels = false, .hasRoot = true, .hasContacts = true};
     // Both toes slide back at 1 m/s while down (1 height/s): an in-place walk given no travel.
     const Foot walk = makeFeet(true);
-    const verify::ClipSkate slides = mustMeasure(walk.rig, walk.clip, standing({1, 2}), nullptr);
+    const verify::ClipSkate slides = mustMeasure(walk.rig, walk.clip, standing({1, 2}).view, nullptr);
     CHECK(slides.height == 1.0);
     CHECK(slides.baked.drift == doctest::Approx(1.0).epsilon(1e-6));
     CHECK(std::isnan(slides.baked.driftFraction));
@@ -233,7 +248,7 @@ TEST_CASE("verify: a clip that does not travel fails when all its planted feet s
     CHECK(test::contains(failed.note, "SLIDES: its planted contacts drift 1.00 heights/s together"));
     // One toe slides, the other stands: a skate of that foot, which no track would fix.
     const Foot pivot = makeFeet(false);
-    const verify::ClipSkate one = mustMeasure(pivot.rig, pivot.clip, standing({1, 2}), nullptr);
+    const verify::ClipSkate one = mustMeasure(pivot.rig, pivot.clip, standing({1, 2}).view, nullptr);
     CHECK(one.baked.mean > 0.2);
     CHECK(one.baked.drift < 1e-9);
     CHECK(verify::judge(one, kStanding, 0.05).passed);
@@ -244,7 +259,7 @@ TEST_CASE("verify: a clip that does not travel fails when all its planted feet s
         toe.times = {0.0f, 0.5f, 1.0f};
         toe.values = {toe.values[0], 0, 0.25f, toe.values[0], 0, -0.25f, toe.values[0], 0, -0.25f};
     }
-    const verify::ClipSkate oneShot = mustMeasure(lunge.rig, lunge.clip, standing({1, 2}), nullptr);
+    const verify::ClipSkate oneShot = mustMeasure(lunge.rig, lunge.clip, standing({1, 2}).view, nullptr);
     CHECK(oneShot.seam == doctest::Approx(0.5));
     CHECK(slides.seam < 1e-9);
     const verify::Verdict notACycle = verify::judge(oneShot, kStanding, 0.05);
@@ -260,10 +275,9 @@ TEST_CASE("verify: the baked biped's planted feet skate under 3% of the speed") 
         CAPTURE(name);
         const Verified v = verifyClip(name);
         // The contacts: the sidecar's for footContact clips, the candidates for root clips.
-        CHECK(names(biped().asset.rig, v.motion.contacts) ==
+        CHECK(names(biped().asset.rig, v.motion.view.contacts) ==
               std::vector<std::string>{"LeftFoot", "RightFoot"});
-        CHECK(v.skate.averageSpeed ==
-              doctest::Approx(v.truth.averageSpeed).epsilon(0.005));
+        CHECK(v.skate.averageSpeed == doctest::Approx(v.truth.averageSpeed).epsilon(0.005));
         // Every stance is measured: each toe is planted 60% (walks) or 1/3 (run) of a cycle.
         const double stance = std::string(name) == "run_inplace" ? 1.0 / 3.0 : 0.6;
         CHECK(v.skate.baked.samples > int(0.5 * 2 * stance * v.skate.frames));
@@ -301,11 +315,12 @@ TEST_CASE("verify: a track that carries half the translation fails the limit") {
 namespace {
 
 // The clip's motion as a sidecar that gives it no travel says it: a track of zeros.
-void removeTravel(verify::ClipMotion& motion) {
-    std::fill(motion.translation.begin(), motion.translation.end(), 0.0);
-    std::fill(motion.yaw.begin(), motion.yaw.end(), 0.0);
-    motion.averageSpeed = 0;
-    motion.averageAngularSpeed = 0;
+void removeTravel(Motion& motion) {
+    SidecarClip& clip = *motion.clip;
+    std::fill(clip.translation.begin(), clip.translation.end(), 0.0);
+    std::fill(clip.yaw.begin(), clip.yaw.end(), 0.0);
+    clip.averageSpeed = 0;
+    clip.averageAngularSpeed = 0;
 }
 
 }  // namespace
@@ -316,7 +331,7 @@ TEST_CASE("verify: the biped's walks given no travel slide, its idle stands") {
         CAPTURE(name);
         Verified v = verifyClip(name);
         removeTravel(v.motion);
-        const verify::ClipSkate still = mustMeasure(biped().asset.rig, v.inPlace, v.motion, nullptr);
+        const verify::ClipSkate still = mustMeasure(biped().asset.rig, v.inPlace, v.motion.view, nullptr);
         const verify::Verdict verdict = verify::judge(still, kStanding, 0.05);
         CHECK(verdict.gated);
         if (std::string(name) == "idle") {
@@ -410,7 +425,7 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
         CHECK(runExe(verify + " --loops 0").code == 1);
         CHECK(runExe(verify + " --max-drift -1").code == 1);
         CHECK(runExe(verify + " --max-skate -1").code == 1);  // its former name
-        CHECK(runExe("verify").code == 1);  // nothing to verify
+        CHECK(runExe("verify").code == 1);                    // nothing to verify
     }
 }
 
@@ -424,7 +439,8 @@ TEST_CASE("verify: a root clip whose source skates as much passes with --source,
     REQUIRE(runExe("bake " + q(source) + " -o " + q(baked)).code == 0);
     const auto row = [](const std::string& output, const std::string& clip) {
         const std::size_t at = output.find("\n  " + clip + " ");
-        return at == std::string::npos ? std::string() : output.substr(at + 1, output.find('\n', at + 1) - at - 1);
+        return at == std::string::npos ? std::string()
+                                       : output.substr(at + 1, output.find('\n', at + 1) - at - 1);
     };
     const Exit alone = runExe("verify " + q(baked));
     INFO(alone.output);
@@ -456,17 +472,17 @@ TEST_CASE("verify: every corpus root clip passes as baked, and fails made in pla
             const std::string what = file.filename().string() + " " + clip.name;
             CAPTURE(what);
             const Clip inPlace = applyInPlace(clip, removeMotion(asset->rig, clip, *analysis));
-            verify::ClipMotion motion = verify::motionFromAnalysis(asset->rig, inPlace, *analysis);
-            if (motion.contacts.empty()) continue;  // a cube, an interpolation test: no limb
+            Motion motion = motionFromAnalysis(asset->rig, inPlace, *analysis);
+            if (motion.view.contacts.empty()) continue;  // a cube, an interpolation test: no limb
             const verify::ClipFacts facts{
                 .travels = true, .rootKeys = true, .hasRoot = true, .hasContacts = true};
-            const verify::ClipSkate baked = mustMeasure(asset->rig, inPlace, motion, &clip);
+            const verify::ClipSkate baked = mustMeasure(asset->rig, inPlace, motion.view, &clip);
             const verify::Verdict asBaked = verify::judge(baked, facts, 0.05);
             CHECK_MESSAGE(asBaked.passed, asBaked.note);
             if (analysis->strideLength < Options{}.minimumTravel * analysis->characterHeight) continue;
             if (baked.averageSpeed < verify::kStandingDrift * baked.height) continue;
             removeTravel(motion);
-            const verify::ClipSkate still = mustMeasure(asset->rig, inPlace, motion, nullptr);
+            const verify::ClipSkate still = mustMeasure(asset->rig, inPlace, motion.view, nullptr);
             const verify::Verdict noTravel =
                 verify::judge(still, {.travels = false, .hasRoot = true, .hasContacts = true}, 0.05);
             CHECK_MESSAGE(!noTravel.passed, "drift " << still.baked.drift / still.height << " heights/s");

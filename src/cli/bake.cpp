@@ -8,7 +8,6 @@
 #include "pipeline/pipeline.h"
 #include "rootbake/version.h"
 #include "write/files.h"
-#include "edit/edit.h"
 #include "write/sidecar.h"
 
 #include <algorithm>
@@ -80,13 +79,14 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 
 // How bake settles the asset: the analysis options of the input (config and command line), the
 // run's limits, the output's container and names (the input's hash is set once it is taken).
-BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
-                          const Asset& asset, const fs::path& out, write::Container container) {
-    BakeSettings settings;
+pipeline::BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
+                                    const Asset& asset, const fs::path& out, write::Container container) {
+    pipeline::BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
     settings.maxAssetNodeSamples = run.limits.maxAssetNodeSamples;
     settings.maxAssetTrackSamples = run.limits.maxAssetTrackSamples;
+    settings.clipThreads = run.clipThreads;
     settings.rewrite.keepSource = args.keepSource;
     settings.rewrite.container = container;
     settings.rewrite.binName = out.stem().string() + ".bin";
@@ -95,15 +95,12 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
     settings.inputName = input.path.filename().string();
     settings.outputName = out.filename().string();
     settings.rootBone = args.rootBone;
-    if (!settings.rootBone.empty())
-        settings.clipAnalysis =
-            edit::pinRootsBelowIdleBone(asset, std::move(settings.clipAnalysis), settings.rootBone);
     return settings;
 }
 
 // The files of one bake: the asset (gathered from its pieces; the asset and `baked` outlive the
 // write), its sidecar, and the files beside it (.bin, images), whose bytes move into the plan.
-std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
+std::vector<PlannedFile> plannedFiles(const fs::path& out, pipeline::Baked& baked) {
     std::vector<PlannedFile> files;
     files.push_back({out, {}, {}});
     for (const write::OutputPiece& p : baked.asset.main)
@@ -121,11 +118,106 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
 // one input: nothing is loaded, analysed or read back again.
 struct KeptBake {
     Asset asset;
-    Baked baked;
+    pipeline::Baked baked;
     report::AssetReport page;     // --report: the asset's section of the page
     std::vector<fs::path> reads;  // --report: the files the page must not overwrite
 };
 
+// --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's
+// container.
+write::Container outputContainer(const BakeArgs& args, const fs::path& out, const Asset& asset) {
+    const std::string ext = lowerAscii(out.extension().string());
+    return args.glb                          ? write::Container::Glb
+           : args.gltf                       ? write::Container::Gltf
+           : ext == ".glb" || ext == ".vrma" ? write::Container::Glb
+           : ext == ".gltf"                  ? write::Container::Gltf
+           : asset.binary                    ? write::Container::Glb
+                                             : write::Container::Gltf;
+}
+
+// What the run prints of a bake's clips, taken before the bytes move into the plan.
+struct ClipsPrinted {
+    Json json = Json::array();  // per clip, for --json
+    std::string verbose;        // -v: each clip's reason, one fact a line
+    std::string gateLines;      // the failed --fail-on gates
+    int inPlace = 0;            // clips whose root's keys were made in place
+    int fromFeet = 0;           // clips with their travel from the feet, in the sidecar only
+};
+
+ClipsPrinted printedClips(const RunContext& run, const std::string& label, const Asset& asset,
+                          const pipeline::Baked& baked, AssetOutcome& outcome) {
+    ClipsPrinted printed;
+    for (std::size_t i = 0; i < baked.clips.size(); ++i) {
+        const BakedClip& c = baked.clips[i];
+        const Clip& clip = asset.clips[i];
+        printed.inPlace += !c.channels.empty();
+        printed.fromFeet += c.analysis.source == Source::FootContact && c.channels.empty();
+        const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
+        printed.gateLines += failedGateLines(label, clip, gates);
+        addDoubts(run, label, clip, c.analysis, outcome);
+        if (run.args.verbose)  // the reason as inspect -v gives it: one fact a line
+            printed.verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source)) +
+                               reasonLines(c.analysis.reason, asset.rig.name);
+        printed.json.push_back({{"name", clipName(clip)},
+                                {"animation", clip.gltfIndex},
+                                {"source", sourceName(c.analysis.source)},
+                                {"inPlace", !c.channels.empty()},
+                                {"strideLength", c.analysis.strideLength},
+                                {"turn", c.analysis.turn},
+                                {"averageSpeed", c.analysis.averageSpeed},
+                                {"failedGates", gates}});
+    }
+    return printed;
+}
+
+// The outcome of a bake written: its line (what happened to each clip: its root's keys made in
+// place, its travel deduced from the feet of a clip in place already, or neither), the gates and
+// the JSON.
+void addWritten(const std::string& label, const fs::path& out, const pipeline::Baked& baked,
+                ClipsPrinted printed, AssetOutcome& outcome) {
+    const fs::path sidecar = sidecarPath(out);
+    const int still = int(baked.clips.size()) - printed.inPlace - printed.fromFeet;
+    std::string what = std::to_string(printed.inPlace) + " made in place";
+    if (printed.fromFeet > 0) what += ", " + std::to_string(printed.fromFeet) + " with travel from the feet";
+    if (still > 0) what += ", " + std::to_string(still) + " without travel";
+    outcome.out = textLine(label + ": " + counted(baked.clips.size(), "clip", "clips") + ": " + what +
+                           " -> " + out.string() + ", " + sidecar.string()) +
+                  (baked.rootBoneSummary.empty() ? "" : textLine("  " + baked.rootBoneSummary)) +
+                  printed.verbose;
+    outcome.err = printed.gateLines + outcome.err;
+    if (!printed.gateLines.empty()) outcome.code = kGateFailed;
+    outcome.json = {{"input", label},
+                    {"output", out.string()},
+                    {"sidecar", sidecar.string()},
+                    {"clips", std::move(printed.json)}};
+    if (baked.rootBone >= 0)
+        outcome.json["rootBone"] = {
+            {"name", baked.rootBoneName}, {"index", baked.rootBone}, {"use", baked.rootBoneUse}};
+}
+
+// Writes the files of one bake, and makes its depfile rule first (a name make cannot read writes
+// nothing); the rule is kept only once the outputs are written (the depfile lists what was made).
+// The asset alone is the rule's target: ninja refuses a depfile naming an output the build did
+// not declare, and the files written beside it (.bin, images) are not known before.
+Status writeBake(const BakeArgs& args, const InputFile& input, const fs::path& out, pipeline::Baked& baked,
+                 std::string& depRule, int& code) {
+    std::vector<PlannedFile> files = plannedFiles(out, baked);
+    std::vector<fs::path> reads{input.path};
+    reads.insert(reads.end(), baked.asset.reads.begin(), baked.asset.reads.end());
+    std::string rule;
+    if (!args.depfile.empty()) {
+        Result<std::string> made = makeRule(args.depfile, out, reads);
+        if (!made) return code = kCannotWrite, made.error();
+        rule = std::move(*made);
+    }
+    if (auto failure = writeFiles(std::move(files), reads, args.force))
+        return code = failure->refused ? kUsage : kCannotWrite, Error{failure->message};
+    depRule = std::move(rule);
+    return Ok{};
+}
+
+// One input through the pipeline (pipeline/bake.h, bakeAsset), its files written. With `kept`
+// (bake --report, --verify), what they take of it is kept.
 AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFile& input, const fs::path& out,
                      std::string& depRule, std::optional<KeptBake>* kept) {
     AssetOutcome outcome;
@@ -146,91 +238,26 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
 
-    // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's
-    // container.
-    const std::string ext = lowerAscii(out.extension().string());
-    using write::Container;
-    const Container container = args.glb                          ? Container::Glb
-                                : args.gltf                       ? Container::Gltf
-                                : ext == ".glb" || ext == ".vrma" ? Container::Glb
-                                : ext == ".gltf"                  ? Container::Gltf
-                                : asset->binary                   ? Container::Glb
-                                                                  : Container::Gltf;
-
-    BakeSettings settings = bakeSettings(run, args, input, *asset, out, container);
-
-    auto analysed = analyseInput(run, *asset, settings.clipAnalysis);
-    if (!analysed) return fail(kBadInput, analysed.error().message);
+    pipeline::BakeSettings settings =
+        bakeSettings(run, args, input, *asset, out, outputContainer(args, out, *asset));
+    settings.inputSha256Pending = facts.sha256;  // hashed while the clips are analysed
+    if (Status named = checkNamedNodes(*asset, settings.clipAnalysis); !named)
+        return fail(kBadInput, named.error().message);
     report::AssetReport page;  // the analyses before the root bone takes the motion off the clips
-    if (kept && !args.report.empty() && pipeline::firstClipError(*asset, *analysed).empty()) {
-        int described = kOk;
-        page = describeInput(label, *asset, *analysed, described);
-    }
-    settings.inputSha256 = facts.sha256.get();  // hashed while the clips were analysed
-    auto baked = describeAsset(*asset, std::move(*analysed), {}, settings);
+    pipeline::OnAnalysed describePage;
+    if (kept && !args.report.empty())
+        describePage = [&](const pipeline::Analysed& analysed) {
+            int described = kOk;
+            page = describeInput(label, *asset, analysed, described);
+        };
+    auto baked = pipeline::bakeAsset(*asset, {}, settings, describePage);
     if (!baked) return fail(kBadInput, withLimitHint(baked.error().message));
 
-    // What the run reports, before the bytes move into the plan.
-    Json clips = Json::array();
-    std::string verbose, gateLines;
-    int inPlace = 0, fromFeet = 0;
-    for (std::size_t i = 0; i < baked->clips.size(); ++i) {
-        const BakedClip& c = baked->clips[i];
-        const Clip& clip = asset->clips[i];
-        inPlace += !c.channels.empty();
-        fromFeet += c.analysis.source == Source::FootContact && c.channels.empty();
-        const std::vector<std::string> gates = failedGates(run.gates, clip.name, c.analysis, c.loop);
-        gateLines += failedGateLines(label, clip, gates);
-        addDoubts(run, label, clip, c.analysis, outcome);
-        if (run.args.verbose)  // the reason as inspect -v gives it: one fact a line
-            verbose += textLine("  " + clipLabel(clip) + ": " + sourceName(c.analysis.source)) +
-                       reasonLines(c.analysis.reason, asset->rig.name);
-        clips.push_back({{"name", clipName(clip)},
-                         {"animation", clip.gltfIndex},
-                         {"source", sourceName(c.analysis.source)},
-                         {"inPlace", !c.channels.empty()},
-                         {"strideLength", c.analysis.strideLength},
-                         {"turn", c.analysis.turn},
-                         {"averageSpeed", c.analysis.averageSpeed},
-                         {"failedGates", gates}});
-    }
-
-    const fs::path sidecar = sidecarPath(out);
-    std::vector<PlannedFile> files = plannedFiles(out, *baked);
-    std::vector<fs::path> reads{input.path};
-    reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
-
-    // The asset alone as the target: ninja refuses a depfile naming an output the build
-    // did not declare, and the files written beside it (.bin, images) are not known before.
-    // Made before anything is written (a name make cannot read writes nothing), kept only
-    // once the outputs are (the depfile lists what was made).
-    std::string rule;
-    if (!args.depfile.empty()) {
-        Result<std::string> made = makeRule(args.depfile, out, reads);
-        if (!made) return fail(kCannotWrite, made.error().message);
-        rule = std::move(*made);
-    }
-
-    if (auto failure = writeFiles(std::move(files), reads, args.force))
-        return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
-    depRule = std::move(rule);
-
-    // What happened to each clip: its root's keys made in place, its travel deduced from the feet
-    // of a clip in place already (in the sidecar only), or neither.
-    const int still = int(baked->clips.size()) - inPlace - fromFeet;
-    std::string what = std::to_string(inPlace) + " made in place";
-    if (fromFeet > 0) what += ", " + std::to_string(fromFeet) + " with travel from the feet";
-    if (still > 0) what += ", " + std::to_string(still) + " without travel";
-    outcome.out = textLine(label + ": " + counted(baked->clips.size(), "clip", "clips") + ": " + what +
-                           " -> " + out.string() + ", " + sidecar.string()) +
-                  (baked->rootBoneSummary.empty() ? "" : textLine("  " + baked->rootBoneSummary)) + verbose;
-    outcome.err = gateLines + outcome.err;
-    if (!gateLines.empty()) outcome.code = kGateFailed;
-    outcome.json = {
-        {"input", label}, {"output", out.string()}, {"sidecar", sidecar.string()}, {"clips", clips}};
-    if (baked->rootBone >= 0)
-        outcome.json["rootBone"] = {
-            {"name", baked->rootBoneName}, {"index", baked->rootBone}, {"use", baked->rootBoneUse}};
+    ClipsPrinted printed = printedClips(run, label, *asset, *baked, outcome);
+    int code = kOk;
+    if (Status written = writeBake(args, input, out, *baked, depRule, code); !written)
+        return fail(code, written.error().message);
+    addWritten(label, out, *baked, std::move(printed), outcome);
     if (kept) {
         std::vector<fs::path> pageReads;
         if (!args.report.empty()) addReads(input, *asset, pageReads);
@@ -325,36 +352,24 @@ int reportBaked(const BakeArgs& args, const RunContext& run, const KeptBake& kep
     return writeReportPage(page, {kept.page}, kept.reads, optionsForAsset(run, run.inputs.front()));
 }
 
-}  // namespace
-
-int bake(const BakeArgs& args) {
-    if (const std::string error = usageError(args); !error.empty()) return printError(error), kUsage;
-    RunContext run;
-    if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
-    if (!args.output.empty() && run.inputs.size() != 1) {
-        printError("-o names one output, for " + std::to_string(run.inputs.size()) +
-                   " inputs: use --out-dir DIR");
-        return kUsage;
-    }
+// The inputs' usage errors, once they are known; empty: none.
+std::string inputsError(const BakeArgs& args, const RunContext& run) {
+    if (!args.output.empty() && run.inputs.size() != 1)
+        return "-o names one output, for " + std::to_string(run.inputs.size()) + " inputs: use --out-dir DIR";
     // A .vrma is a VRM animation (a GLB with VRMC_vrm_animation): the name is for one baked from one.
     if (lowerAscii(fs::path(args.output).extension().string()) == ".vrma" &&
-        lowerAscii(run.inputs.front().path.extension().string()) != ".vrma") {
-        printError("-o " + args.output + ": a .vrma output is for a .vrma input (a VRM animation); " +
-                   run.inputs.front().path.string() + " is not one: name the output .glb");
-        return kUsage;
-    }
-    if ((!args.report.empty() || args.verify) && run.inputs.size() != 1) {
-        printError(std::string(args.verify ? "--verify" : "--report") +
-                   " takes one input; for many, run rootbake verify or rootbake report on the outputs");
-        return kUsage;
-    }
-    std::vector<fs::path> made;
-    std::vector<std::string> clashes;
-    auto planned = planOutputs(args, run, made, clashes);
-    if (!planned) return printError(planned.error().message), kUsage;
-    const std::vector<fs::path>& outputs = *planned;
-    // The outputs' missing folders, outer first, before the assets run in parallel; those left
-    // empty by failures are removed again, so a failed run leaves nothing behind.
+        lowerAscii(run.inputs.front().path.extension().string()) != ".vrma")
+        return "-o " + args.output + ": a .vrma output is for a .vrma input (a VRM animation); " +
+               run.inputs.front().path.string() + " is not one: name the output .glb";
+    if ((!args.report.empty() || args.verify) && run.inputs.size() != 1)
+        return std::string(args.verify ? "--verify" : "--report") +
+               " takes one input; for many, run rootbake verify or rootbake report on the outputs";
+    return "";
+}
+
+// The outputs' missing folders, outer first, made before the assets run in parallel; on a
+// failure those made are removed again.
+int makeFolders(const std::vector<fs::path>& made) {
     for (const fs::path& f : made) {
         std::error_code error;
         if (!fs::create_directory(f, error) && error) {
@@ -363,34 +378,23 @@ int bake(const BakeArgs& args) {
             return kCannotWrite;
         }
     }
-    std::vector<std::string> depRules(run.inputs.size());
-    std::optional<KeptBake> kept;  // --report, --verify: their one input's pass
-    const bool keep = !args.report.empty() || args.verify;
-    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
-        if (!clashes[i].empty()) {
-            AssetOutcome refused;
-            refused.code = kBadInput;
-            refused.err = errorLine(clashes[i]);
-            refused.json = {{"input", run.inputs[i].path.string()}, {"error", clashes[i]}};
-            return refused;
-        }
-        return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i], keep ? &kept : nullptr);
-    });
-    removeEmpty(made);
-    printDoubtSummary(run, outcomes);
-    printUnmatchedRules(run, outcomes);
-    int status = exitCodeOf(outcomes);
+    return kOk;
+}
 
-    if (!args.depfile.empty()) {
-        std::string text;
-        for (const std::string& rule : depRules) text += rule;
-        std::vector<PlannedFile> depfile{
-            {args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
-        if (auto failure = writeFiles(std::move(depfile), {}, true)) {
-            printError(failure->message);
-            status = combineExitCodes(status, kCannotWrite);
-        }
+// --depfile: every output's rule, in input order; the run's status with its write's.
+int writeDepfile(const BakeArgs& args, const std::vector<std::string>& depRules, int status) {
+    std::string text;
+    for (const std::string& rule : depRules) text += rule;
+    std::vector<PlannedFile> depfile{{args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
+    if (auto failure = writeFiles(std::move(depfile), {}, true)) {
+        printError(failure->message);
+        status = combineExitCodes(status, kCannotWrite);
     }
+    return status;
+}
+
+// What a batch prints once every asset is done: --json's document, and the summary line.
+void printRunEnd(const RunContext& run, std::vector<AssetOutcome>& outcomes, int status) {
     if (run.args.json) {
         Json assets = Json::array();
         for (AssetOutcome& o : outcomes) assets.push_back(std::move(o.json));
@@ -398,17 +402,58 @@ int bake(const BakeArgs& args) {
     }
     // A batch ends with one line on stderr, on a terminal or in a pipe (a CI log).
     if (outcomes.size() > 1 && !run.args.quiet) printBatchSummary(outcomes);
-    if (status != kOk && status != kGateFailed) return status;
+}
 
-    if (!args.report.empty()) status = combineExitCodes(status, reportBaked(args, run, *kept));
-    if (args.verify && status == kOk) {
-        VerifyArgs check;
-        check.baked = outputs.front().string();
-        check.sidecar = sidecarPath(outputs.front()).string();
-        check.source = run.inputs.front().path.string();
-        return verifyBaked(check, kept->asset, kept->baked);
-    }
-    return status;
+// An input whose sidecar another input writes: not baked.
+AssetOutcome refusedClash(const InputFile& input, const std::string& clash) {
+    AssetOutcome refused;
+    refused.code = kBadInput;
+    refused.err = errorLine(clash);
+    refused.json = {{"input", input.path.string()}, {"error", clash}};
+    return refused;
+}
+
+// bake --report and --verify, on the one input's pass kept in memory.
+int reportAndVerify(const BakeArgs& args, const RunContext& run, const KeptBake& kept, const fs::path& output,
+                    int status) {
+    if (!args.report.empty()) status = combineExitCodes(status, reportBaked(args, run, kept));
+    if (!args.verify || status != kOk) return status;
+    VerifyArgs check;
+    check.baked = output.string();
+    check.sidecar = sidecarPath(output).string();
+    check.source = run.inputs.front().path.string();
+    return verifyBaked(check, kept.asset, kept.baked);
+}
+
+}  // namespace
+
+int bake(const BakeArgs& args) {
+    if (const std::string error = usageError(args); !error.empty()) return printError(error), kUsage;
+    RunContext run;
+    if (int code = prepareRun(args.common, run, args.outDir); code != kOk) return code;
+    if (const std::string error = inputsError(args, run); !error.empty()) return printError(error), kUsage;
+    std::vector<fs::path> made;
+    std::vector<std::string> clashes;
+    auto planned = planOutputs(args, run, made, clashes);
+    if (!planned) return printError(planned.error().message), kUsage;
+    const std::vector<fs::path>& outputs = *planned;
+    // Folders left empty by failures are removed again, so a failed run leaves nothing behind.
+    if (int code = makeFolders(made); code != kOk) return code;
+    std::vector<std::string> depRules(run.inputs.size());
+    std::optional<KeptBake> kept;  // --report, --verify: their one input's pass
+    const bool keep = !args.report.empty() || args.verify;
+    std::vector<AssetOutcome> outcomes = runAssets(run, [&](std::size_t i) {
+        if (!clashes[i].empty()) return refusedClash(run.inputs[i], clashes[i]);
+        return bakeOne(run, args, run.inputs[i], outputs[i], depRules[i], keep ? &kept : nullptr);
+    });
+    removeEmpty(made);
+    printDoubtSummary(run, outcomes);
+    printUnmatchedRules(run, outcomes);
+    int status = exitCodeOf(outcomes);
+    if (!args.depfile.empty()) status = writeDepfile(args, depRules, status);
+    printRunEnd(run, outcomes, status);
+    if ((status != kOk && status != kGateFailed) || !keep) return status;
+    return reportAndVerify(args, run, *kept, outputs.front(), status);
 }
 
 }  // namespace rootbake::cli

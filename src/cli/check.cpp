@@ -5,8 +5,8 @@
 
 #include "cli/run.h"
 #include "io/read_file.h"
+#include "pipeline/sidecar.h"
 #include "rootbake/num.h"
-#include "sidecar/read.h"
 
 #include <cmath>
 #include <cstdio>
@@ -169,7 +169,7 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
     // A sidecar that cannot be read is an input error (exit 2), not a change (4).
-    auto text = readFileText(committed, {kMaxSidecarBytes, ""});
+    auto text = readFileText(committed, {pipeline::kMaxSidecarBytes, ""});
     if (!text)
         return fail(
             kBadInput,

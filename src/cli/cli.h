@@ -32,7 +32,8 @@ int combineExitCodes(int a, int b);
 // Rows of cells as table lines: each cell printable, each column as wide as its widest
 // cell (the header row's too), two spaces apart, each line starting with indent, without
 // its newline.
-std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
+std::vector<std::string> tableLines(const std::vector<std::vector<std::string>>& rows,
+                                    const std::string& indent);
 // The same joined, one line each.
 std::string tableText(const std::vector<std::vector<std::string>>& rows, const std::string& indent);
 
@@ -72,8 +73,8 @@ std::string jsonText(const nlohmann::ordered_json& document);
 struct Limits {
     LoadLimits load;
     std::uint64_t maxSamples = Options{}.maxSamples;
-    std::uint64_t maxAssetNodeSamples = kMaxAssetNodeSamples;
-    std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
+    std::uint64_t maxAssetNodeSamples = pipeline::kMaxAssetNodeSamples;
+    std::uint64_t maxAssetTrackSamples = pipeline::kMaxAssetTrackSamples;
 };
 
 // "NAME=VALUE" of --limit; an error names the flag and lists the names.

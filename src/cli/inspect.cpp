@@ -78,8 +78,8 @@ AssetOutcome inspectAsset(const RunContext& run, const InputFile& input) {
         outcome.err += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, a, outcome);
         if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-        Json object = toJson(sidecarClip(asset->rig, a, clip.gltfIndex, clipName(clip), a.upAxis),
-                             sidecarClipRecord(asset->rig, a, baked->loop));
+        Json object = toJson(pipeline::sidecarClip(asset->rig, a, clip.gltfIndex, clipName(clip), a.upAxis),
+                             pipeline::sidecarClipRecord(asset->rig, a, baked->loop));
         if (anyGate(run.gates)) object["failedGates"] = gates;
         clips.push_back(std::move(object));
         rows.push_back(clipRow(asset->rig, clip, a));

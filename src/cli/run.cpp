@@ -59,7 +59,8 @@ int collectFolder(const fs::path& folder, bool recursive, const fs::path& skip, 
         for (; !error && it != end; it.increment(error)) add(*it);
     }
     if (error) {
-        std::fputs(errorLine(folder.string() + ": cannot list the folder: " + error.message()).c_str(), stderr);
+        std::fputs(errorLine(folder.string() + ": cannot list the folder: " + error.message()).c_str(),
+                   stderr);
         return kBadInput;
     }
     std::sort(found.begin(), found.end());
@@ -92,7 +93,8 @@ std::string withLimitHint(std::string message) {
     // "... more than maxNodes (1048576)", or "... more than 8 x maxSamples (33554432)" for a
     // bound derived from a limit: the flag that raises it, once.
     if (message.find("; raise it with --limit ") != std::string::npos) return message;
-    for (std::size_t at = message.find("more than "); at != std::string::npos; at = message.find("more than ", at + 1)) {
+    for (std::size_t at = message.find("more than "); at != std::string::npos;
+         at = message.find("more than ", at + 1)) {
         std::size_t name = at + 10;
         std::size_t digits = name;
         while (digits < message.size() && std::isdigit(static_cast<unsigned char>(message[digits]))) ++digits;
@@ -106,7 +108,9 @@ std::string withLimitHint(std::string message) {
 }
 
 // Messages quote names from files: messageLine keeps each on its one line.
-std::string errorLine(const std::string& message) { return messageLine("error", withLimitHint(message)); }
+std::string errorLine(const std::string& message) {
+    return messageLine("error", withLimitHint(message));
+}
 
 int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     run.args = args;
@@ -114,7 +118,8 @@ int prepareRun(const CommonArgs& args, RunContext& run, const fs::path& skip) {
     for (const std::string& limit : args.limits)
         if (!parseLimit(limit, run.limits, error)) return printError(error), kUsage;
     if (!args.failOn.empty() && !parseGates(args.failOn, run.gates, error)) return printError(error), kUsage;
-    if (args.jobs < 0) return printError("-j: expected a number of jobs, 1 or more (0: the machine's cores)"), kUsage;
+    if (args.jobs < 0)
+        return printError("-j: expected a number of jobs, 1 or more (0: the machine's cores)"), kUsage;
 
     for (const std::string& given : args.inputs) {
         std::error_code status;
@@ -171,8 +176,9 @@ void warnIfBaked(const fs::path& path, Asset& asset) {
     in.read(head.data(), std::streamsize(head.size()));
     head.resize(std::size_t(in.gcount()));
     if (head.find("\"generator\": \"rootbake ") == std::string::npos) return;
-    asset.warnings.push_back("baked by rootbake already (" + sidecar.filename().string() +
-                             " beside it says so): its clips are in place, and any travel is deduced from the feet");
+    asset.warnings.push_back(
+        "baked by rootbake already (" + sidecar.filename().string() +
+        " beside it says so): its clips are in place, and any travel is deduced from the feet");
 }
 
 }  // namespace
@@ -224,7 +230,8 @@ std::string loadWarnings(const RunContext& run, const Asset& asset) {
         const std::size_t more = run.args.verbose ? 0 : count[causeOf(asset.warnings[i])] - 1;
         out += messageLines(
             "warning", asset.fileName,
-            asset.warnings[i] + (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"),
+            asset.warnings[i] +
+                (more == 0 ? "" : " (and " + std::to_string(more) + " more like it: -v lists them)"),
             asset.rig.name);
     }
     return out;
@@ -247,10 +254,6 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     return options;
 }
 
-namespace {
-
-// A node the options name (--root, --character-node, --contacts or rootbake.json) that is not
-// in the asset: one error for the asset, before any clip is analysed, with the nearest names.
 Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) {
     std::vector<std::string> names;
     for (const std::string& name : asset.rig.name)
@@ -270,9 +273,8 @@ Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) 
     return Ok{};
 }
 
-}  // namespace
-
-Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options) {
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset,
+                                        const std::vector<Options>& options) {
     if (Status named = checkNamedNodes(asset, options); !named) return named.error();
     auto analysed = pipeline::analyseAsset(
         asset, options, {run.limits.maxAssetNodeSamples, run.limits.maxAssetTrackSamples, run.clipThreads});
@@ -285,7 +287,8 @@ namespace {
 using Done = std::vector<std::optional<AssetOutcome>>;  // by input; set once its work is finished
 
 // work(i), or an outcome that says why it threw (out of memory, mostly): this asset fails, the others go on.
-AssetOutcome outcomeOf(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work, std::size_t i) {
+AssetOutcome outcomeOf(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work,
+                       std::size_t i) {
     try {
         return work(i);
     } catch (const std::exception& e) {
@@ -353,16 +356,19 @@ struct OrderedPrinter {
             std::fputs(o.err.c_str(), stderr);
         }
         if (run.progress && finished < count)
-            std::fputs(progressLine(finished, count, printable(run.inputs[std::min(printed, count - 1)].path.string()),
-                                    columns).c_str(),
-                       stderr);
+            std::fputs(
+                progressLine(finished, count,
+                             printable(run.inputs[std::min(printed, count - 1)].path.string()), columns)
+                    .c_str(),
+                stderr);
         std::fflush(stderr);
     }
 };
 
 }  // namespace
 
-std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work) {
+std::vector<AssetOutcome> runAssets(const RunContext& run,
+                                    const std::function<AssetOutcome(std::size_t)>& work) {
     const std::size_t count = run.inputs.size();
     OrderedPrinter printer{run, run.progress ? terminalColumns() : 0};
     Done done = runOnWorkers(
@@ -387,7 +393,8 @@ void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& o
     int clips = 0;
     for (const AssetOutcome& o : outcomes) clips += o.doubtful;
     if (clips == 0 || run.args.verbose || run.args.quiet) return;
-    std::fprintf(stderr, "rootbake: %d %s with warnings: -v to see them\n", clips, clips == 1 ? "clip" : "clips");
+    std::fprintf(stderr, "rootbake: %d %s with warnings: -v to see them\n", clips,
+                 clips == 1 ? "clip" : "clips");
 }
 
 std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset) {
@@ -405,14 +412,16 @@ void printUnmatchedRules(const RunContext& run, const std::vector<AssetOutcome>&
         std::vector<std::uint8_t> matched(config.clips.size(), 0);
         std::size_t assets = 0;
         for (std::size_t i = 0; i < outcomes.size(); ++i) {
-            if (run.inputs[i].config != &config || outcomes[i].rulesMatched.size() != matched.size()) continue;
+            if (run.inputs[i].config != &config || outcomes[i].rulesMatched.size() != matched.size())
+                continue;
             ++assets;
             for (std::size_t r = 0; r < matched.size(); ++r) matched[r] |= outcomes[i].rulesMatched[r];
         }
         for (std::size_t r = 0; assets > 0 && r < matched.size(); ++r)
             if (!matched[r])
                 std::fputs(messageLine("warning", config.path + ": clips[\"" + config.clips[r].glob +
-                                                      "\"]: the glob matches no clip of the " + std::to_string(assets) +
+                                                      "\"]: the glob matches no clip of the " +
+                                                      std::to_string(assets) +
                                                       (assets == 1 ? " asset" : " assets") + " it applies to")
                                .c_str(),
                            stderr);

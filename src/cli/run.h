@@ -60,9 +60,14 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
 // else its load warnings printed.
 std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status);
 
+// A node the options name (--root, --character-node, --contacts or rootbake.json) that is not
+// in the asset: one error for the asset, before any clip is analysed, with the nearest names.
+Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options);
+
 // The pipeline's analysis (pipeline::analyseAsset) with the run's limits and each clip's
 // options (optionsForClips); an error over a limit names the file and how to raise it.
-Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset, const std::vector<Options>& options);
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset,
+                                        const std::vector<Options>& options);
 
 // "rootbake: warning: <file>: <warning>\n" for each cause of the asset's load warnings
 // (Asset::warnings; messageLines, wrapped under the file past kColumns); empty with --quiet.
@@ -103,7 +108,8 @@ void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& o
 
 // Runs work(i) for every input on the run's jobs, printing each outcome as soon as
 // those before it are printed. Returns them in input order.
-std::vector<AssetOutcome> runAssets(const RunContext& run, const std::function<AssetOutcome(std::size_t)>& work);
+std::vector<AssetOutcome> runAssets(const RunContext& run,
+                                    const std::function<AssetOutcome(std::size_t)>& work);
 
 // The exit code of all outcomes (combineExitCodes).
 int exitCodeOf(const std::vector<AssetOutcome>& outcomes);

@@ -3,14 +3,14 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/sidecar.h"
 
+#include "io/sha256.h"
 #include "rootbake/num.h"
 #include "edit/edit.h"
-#include "io/sha256.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace rootbake {
+namespace rootbake::pipeline {
 
 namespace {
 
@@ -76,30 +76,13 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
     return baked;
 }
 
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
-                        const BakeSettings& settings) {
-    if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
-        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) +
-                     " clip settings for " + std::to_string(asset.clips.size()) + " clips"};
-    std::vector<Options> options = settings.clipAnalysis.empty()
-                                       ? std::vector<Options>(asset.clips.size(), settings.analysis)
-                                       : settings.clipAnalysis;
-    if (!settings.rootBone.empty())
-        options = edit::pinRootsBelowIdleBone(asset, std::move(options), settings.rootBone);
-    auto analysed =
-        pipeline::analyseAsset(asset, options, {settings.maxAssetNodeSamples, settings.maxAssetTrackSamples});
-    if (!analysed) return analysed.error();
-    return describeAsset(asset, std::move(*analysed), inputBytes, settings);
-}
-
 namespace {
 
 // bake --root-bone: the rewrites that put each clip's motion on the bone, none when the asset
 // has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything
 // (nothing when an idle bone of the asset is reused).
 Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
-                std::vector<edit::ClipRewrite>& rewrites, edit::RootBonePlan& plan,
-                const edit::NewRootBone*& bone) {
+                std::vector<edit::ClipRewrite>& rewrites, edit::RootBonePlan& plan, const edit::NewRootBone*& bone) {
     if (settings.rewrite.keepSource)
         return Error{asset.fileName +
                      ": a root bone and the source clips kept beside the in-place ones "
@@ -141,7 +124,9 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
     sidecar.schema = newestSidecarSchema();
     sidecar.generator = settings.generator;
     sidecar.input = settings.inputName;
-    sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
+    sidecar.inputSha256 = settings.inputSha256Pending.valid() ? settings.inputSha256Pending.get()
+                          : settings.inputSha256.empty()      ? sha256Hex(inputBytes)
+                                                              : settings.inputSha256;
     sidecar.output = settings.outputName;
     sidecar.hasRootBone = out.rootBone >= 0;
     sidecar.rootBone = {out.rootBoneName, out.rootBone};
@@ -158,12 +143,10 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
     return document;
 }
 
-}  // namespace
-
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
-                            std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
-    if (std::string error = pipeline::firstClipError(asset, analysed); !error.empty())
-        return Error{asset.fileName + ": " + error};
+// The describe stage: the clips analysed and made in place put into the rewritten document and
+// the sidecar.
+Result<Baked> describeAsset(const Asset& asset, Analysed analysed, std::span<const std::uint8_t> inputBytes,
+                            const BakeSettings& settings) {
     Baked out;
     std::vector<edit::ClipRewrite> rewrites;
     for (Result<BakedClip>& baked : analysed.clips) {
@@ -184,4 +167,25 @@ Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
     return out;
 }
 
-}  // namespace rootbake
+}  // namespace
+
+Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+                        const BakeSettings& settings, const OnAnalysed& onAnalysed) {
+    if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
+        return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) +
+                     " clip settings for " + std::to_string(asset.clips.size()) + " clips"};
+    std::vector<Options> options = settings.clipAnalysis.empty()
+                                       ? std::vector<Options>(asset.clips.size(), settings.analysis)
+                                       : settings.clipAnalysis;
+    if (!settings.rootBone.empty())
+        options = edit::pinRootsBelowIdleBone(asset, std::move(options), settings.rootBone);
+    auto analysed = analyseAsset(
+        asset, options, {settings.maxAssetNodeSamples, settings.maxAssetTrackSamples, settings.clipThreads});
+    if (!analysed) return analysed.error();
+    if (std::string error = firstClipError(asset, *analysed); !error.empty())
+        return Error{asset.fileName + ": " + error};
+    if (onAnalysed) onAnalysed(*analysed);
+    return describeAsset(asset, std::move(*analysed), inputBytes, settings);
+}
+
+}  // namespace rootbake::pipeline

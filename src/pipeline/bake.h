@@ -8,11 +8,13 @@
 #include "write/sidecar.h"
 
 #include <cstdint>
+#include <functional>
+#include <future>
 #include <span>
 #include <string>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::pipeline {
 
 // maxAssetNodeSamples' default: see BakeSettings.
 inline constexpr std::uint64_t kMaxAssetNodeSamples = 1ull << 28;
@@ -38,7 +40,10 @@ struct BakeSettings {
     write::RewriteOptions rewrite;
     std::string generator = "rootbake";  // "rootbake <version>"
     std::string inputSha256;             // hex of the input file's bytes; empty: computed from inputBytes
-    std::string inputName;               // file names only, for the sidecar
+    // The same, being hashed beside the load (pipeline::Loaded::sha256): taken once the clips are
+    // analysed, so that the hash does not wait for the read. valid(): used over inputSha256.
+    std::shared_future<std::string> inputSha256Pending;
+    std::string inputName;  // file names only, for the sidecar
     std::string outputName;
     std::string
         rootBone;  // bake --root-bone: the name of the root bone to insert (edit/edit.h); empty: none
@@ -52,6 +57,7 @@ struct BakeSettings {
     // each. Refused before the analysis on (samples + 1) per clip, and after each clip on
     // the track it got (a rewritten root's track can follow its keys, up to 4 x samples).
     std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples;
+    std::size_t clipThreads = 1;  // clips analysed at once (pipeline::AnalysisLimits::threads)
 };
 
 // Checks, before any clip is analysed, that the clips' node positions summed in
@@ -71,7 +77,7 @@ struct Baked {
     std::vector<BakedClip> clips;  // per input animation
     // bake --root-bone: the bone's glTF index (-1: none) and name, and whether the asset had it
     // as the clips' root already (then its keys carry the motion and every clip is written as it
-    // is); the summary's line on what was done (edit/edit.h, describeRootBone).
+    // is); the summary's line on what was done (edit/edit.h, edit::describeRootBone).
     int rootBone = -1;
     std::string rootBoneName;
     bool rootBoneWasPresent = false;
@@ -79,20 +85,20 @@ struct Baked {
     std::string rootBoneSummary;
 };
 
-namespace pipeline {
-struct Analysed;
-}
+struct Analysed;  // pipeline/pipeline.h
 
-// The describe stage: the clips analysed and made in place (pipeline::analyseAsset's, all of
-// them analysed) put into the rewritten document and the sidecar. inputBytes: the input file
-// as read, for inputSha256 (unused when settings give it). Errors name the file (the first
-// clip analyzeClip refused, the root bone's, rewriteAsset's).
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
-                            std::span<const std::uint8_t> inputBytes, const BakeSettings& settings);
+// What bakeAsset's caller may take between the analysis and the describe stage: the analyses
+// as analyzeClip made them, every clip analysed (bake --report describes its page from them,
+// before a root bone takes the motion off the clips).
+using OnAnalysed = std::function<void(const Analysed&)>;
 
-// The whole pipeline after the load, for one set of settings: pipeline::analyseAsset, then
-// describeAsset. Errors name the file (checkAnalysisBudget's, bakeClip's, rewriteAsset's).
+// The whole bake after the load, for one set of settings, the one `rootbake bake` runs: the
+// root bone's pinned roots (edit::pinRootsBelowIdleBone), pipeline::analyseAsset, then the describe
+// stage: the clips put into the rewritten document (the root bone's plan) and the sidecar.
+// inputBytes: the input file as read, for inputSha256 (unused when settings give it). Errors
+// name the file (checkAnalysisBudget's, the first clip analyzeClip refused, the root bone's,
+// write::rewriteAsset's).
 Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
-                        const BakeSettings& settings);
+                        const BakeSettings& settings, const OnAnalysed& onAnalysed = {});
 
-}  // namespace rootbake
+}  // namespace rootbake::pipeline

@@ -1,6 +1,6 @@
 // The one pass every command makes over an asset, in memory:
 //   load -> analyse (every clip, within the asset's limits) -> remove (in place) -> describe
-// (the rewritten document and the sidecar: bake's describeAsset in pipeline/bake.h).
+// (the rewritten document and the sidecar: bakeAsset in pipeline/bake.h).
 // inspect, check, report, verify and bake take what they print or write from these results;
 // none loads or analyses an asset twice, and the counters below let the tests hold them to it.
 #pragma once
@@ -38,7 +38,8 @@ struct Loaded {
 Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& limits, bool hash);
 
 // Loads an asset from its file's bytes, already read (and checked: verify hashes its source first).
-Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::path& path, const LoadLimits& limits);
+Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::path& path,
+                             const LoadLimits& limits);
 
 // The analysis of all clips of an asset together (BakeSettings holds the same two).
 struct AnalysisLimits {

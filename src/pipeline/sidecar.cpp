@@ -1,6 +1,6 @@
 #include "pipeline/sidecar.h"
 
-namespace rootbake {
+namespace rootbake::pipeline {
 
 namespace {
 
@@ -102,4 +102,4 @@ SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& a, const
     return r;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::pipeline

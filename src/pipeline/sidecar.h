@@ -7,9 +7,15 @@
 #include "rootbake/sidecar_loader.h"
 #include "write/sidecar.h"
 
+#include <cstdint>
 #include <string>
 
-namespace rootbake {
+namespace rootbake::pipeline {
+
+// The most a sidecar read back (check, verify) may weigh: about 125 bytes per track sample,
+// so maxAssetTrackSamples' 2^18 samples are 31 MiB; 1 GiB is far past any the writer makes.
+// The reader itself (parseSidecar) is the engine's, in the public rootbake/sidecar_loader.h.
+inline constexpr std::uint64_t kMaxSidecarBytes = 1ull << 30;
 
 // {nodeLabel, glTF index} of a rig node ("nodes[N]" for a node without a name).
 SidecarNode sidecarNode(const Rig& rig, int node);
@@ -25,4 +31,4 @@ SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, int animat
 // The writer's record of the same clip: its evidence, loop seam, reason and warnings.
 SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop);
 
-}  // namespace rootbake
+}  // namespace rootbake::pipeline

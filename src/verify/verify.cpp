@@ -195,27 +195,25 @@ SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& plante
 // (averageSpeed x duration along travelDirection) and turn: a circular arc, whose
 // heading at the start is the chord's turned back by half the turn.
 rt::RootDelta constantStep(const ClipMotion& motion, double dt) {
-    const double turn = motion.averageAngularSpeed * motion.duration;  // rad per cycle
+    const double turn = motion.clip->averageAngularSpeed * motion.clip->duration;  // rad per cycle
     const double half = 0.5 * turn;
     const double arcOverChord = std::abs(std::sin(half)) > 1e-9 ? half / std::sin(half) : 1.0;
-    const rt::Vec3 up = toRuntime(motion.upAxis);
-    const double angle = motion.averageAngularSpeed * dt;
+    const rt::Vec3 up = toRuntime(motion.upAxis());
+    const double angle = motion.clip->averageAngularSpeed * dt;
     // Midpoint heading of the step, so the polygon's chord points where the arc's does.
     const rt::Vec3 heading =
-        rt::rotate(rt::axisAngle(up, -half + 0.5 * angle), toRuntime(motion.travelDirection));
-    return {(motion.averageSpeed * arcOverChord * dt) * heading, rt::axisAngle(up, angle)};
+        rt::rotate(rt::axisAngle(up, -half + 0.5 * angle), toRuntime(motion.travelDirection()));
+    return {(motion.clip->averageSpeed * arcOverChord * dt) * heading, rt::axisAngle(up, angle)};
 }
 
 }  // namespace
 
-runtime::Track ClipMotion::track() const {
-    rt::Track t;
-    t.times = times;
-    t.translation = translation;
-    t.yaw = yaw;
-    t.upAxis = toRuntime(upAxis);
-    t.duration = duration;
-    return t;
+glm::dvec3 ClipMotion::upAxis() const {
+    return {clip->upAxis[0], clip->upAxis[1], clip->upAxis[2]};
+}
+
+glm::dvec3 ClipMotion::travelDirection() const {
+    return {clip->travelDirection[0], clip->travelDirection[1], clip->travelDirection[2]};
 }
 
 std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, int root, int character,
@@ -230,22 +228,12 @@ std::vector<int> findContactCandidates(const Rig& rig, const Clip& inPlaceClip, 
     return analysis ? analysis->contacts : std::vector<int>{};
 }
 
-ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& a) {
-    ClipMotion m;
-    m.times = a.track.times;
-    for (const glm::dvec3& t : a.track.translation)
-        m.translation.insert(m.translation.end(), {t.x, t.y, t.z});
-    m.yaw = a.track.yaw;
-    m.duration = a.duration;
-    m.upAxis = a.upAxis;
-    m.contacts = !a.contacts.empty() ? a.contacts
-                                     : findContactCandidates(rig, inPlaceClip, a.root, a.character, a.upAxis);
-    m.character = a.character;
-    m.characterHeight = a.characterHeight;
-    m.averageSpeed = a.averageSpeed;
-    m.averageAngularSpeed = a.averageAngularSpeed;
-    m.travelDirection = a.travelDirection;
-    return m;
+ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& a,
+                              const SidecarClip& clip) {
+    std::vector<int> contacts = !a.contacts.empty()
+                                    ? a.contacts
+                                    : findContactCandidates(rig, inPlaceClip, a.root, a.character, a.upAxis);
+    return {&clip, a.character, std::move(contacts)};
 }
 
 namespace {
@@ -276,9 +264,9 @@ StartFrame startFrame(Poser& inPlace, const ClipMotion& motion) {
     const glm::dmat3 toWorld =
         glm::dmat3(motion.character >= 0 ? inPlace.world(motion.character, motion.character, f.start)
                                          : matrixOf(f.start));
-    f.worldUp = glm::normalize(toWorld * motion.upAxis);
-    f.travelScale = glm::length(toWorld * motion.travelDirection);
-    f.height = motion.characterHeight * glm::length(toWorld * motion.upAxis);
+    f.worldUp = glm::normalize(toWorld * motion.upAxis());
+    f.travelScale = glm::length(toWorld * motion.travelDirection());
+    f.height = motion.clip->characterHeight * glm::length(toWorld * motion.upAxis());
     return f;
 }
 
@@ -328,8 +316,8 @@ double measureSeam(Poser& inPlace, const ClipMotion& motion, const std::vector<g
     inPlace.pose(duration);
     end.recordCharacterSpace(inPlace, motion, points);
     double seam = 0.0;
-    for (std::size_t c = 0; c < motion.contacts.size() && motion.characterHeight > 0; ++c)
-        seam = std::max(seam, glm::length(end.position[c] - pose.position[c]) / motion.characterHeight);
+    for (std::size_t c = 0; c < motion.contacts.size() && motion.clip->characterHeight > 0; ++c)
+        seam = std::max(seam, glm::length(end.position[c] - pose.position[c]) / motion.clip->characterHeight);
     return seam;
 }
 
@@ -354,7 +342,7 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
     ClipSkate out;
     out.frames = frames;
     out.measuredSource = sourceClip != nullptr;
-    out.averageSpeed = motion.averageSpeed * world.travelScale;
+    out.averageSpeed = motion.clip->averageSpeed * world.travelScale;
     out.height = world.height;
 
     const std::vector<glm::dvec4> points = groundPoints(rig, motion.contacts);
@@ -364,10 +352,11 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 
     // One planted set for all three, from the clip's pose: the same samples, moved three ways.
     const int margin = int(std::ceil(settings.plantedMargin * settings.framesPerSecond - 1e-9));
-    const double band = settings.plantedBand * motion.characterHeight;
-    const glm::dvec3* travel = motion.averageSpeed > 0 ? &motion.travelDirection : nullptr;
+    const double band = settings.plantedBand * motion.clip->characterHeight;
+    const glm::dvec3 travelDirection = motion.travelDirection();
+    const glm::dvec3* travel = motion.clip->averageSpeed > 0 ? &travelDirection : nullptr;
     const std::vector<std::uint8_t> planted =
-        findPlanted(replays.pose, contacts, frames, motion.upAxis, travel, band, margin);
+        findPlanted(replays.pose, contacts, frames, motion.upAxis(), travel, band, margin);
     auto measured = [&](const Replay& replay) {
         return measure(replay, planted, replays.wrapped, contacts, frames, dt, world.worldUp,
                        out.averageSpeed, world.height);

@@ -2,7 +2,7 @@
 // few loops with the runtime (include/rootbake/runtime.h) moving the character,
 // as an engine would, and measures how fast each planted contact slides over
 // the ground. Pure: it takes a rig and clips already loaded and a track already
-// read; nothing here touches a file or JSON.
+// read (a SidecarClip); nothing here touches a file or JSON.
 //
 // Every frame: delta = runtime::advance(playback, track, 1/fps); the in-place
 // pose at runtime::localTime(playback); runtime::applyToLocal(character, delta).
@@ -50,6 +50,7 @@
 
 #include "rootbake/bake.h"
 #include "rootbake/runtime.h"
+#include "rootbake/sidecar_loader.h"
 
 #include <limits>
 #include <string>
@@ -64,27 +65,24 @@ struct Settings {
     double plantedMargin = 0.05;  // s the contact stays in the band on either side of a planted interval
 };
 
-// One clip's motion as the sidecar gives it, in the rig's terms (owned storage;
-// track() points into it).
+// One clip's motion as the replay takes it: the sidecar's clip, the one type a motion track has
+// from the bake's describe stage to the engine (its track and the analysis's facts beside it:
+// duration, up axis, height, speeds, travel direction), and its nodes as indices of the rig that
+// plays it. A view: `clip` is not owned and must outlive it.
 struct ClipMotion {
-    std::vector<double> times;            // s, as runtime::Track
-    std::vector<double> translation;      // x, y, z per key, character space
-    std::vector<double> yaw;              // rad per key about upAxis; may be empty
-    double duration = 0;                  // s, the loop length
-    glm::dvec3 upAxis{0, 1, 0};           // unit, character space
-    std::vector<int> contacts;            // rig indices of the contact nodes
-    int character = -1;                   // rig index of the node the motion moves; -1: the glTF scene space
-    double characterHeight = 0;           // character-space units
-    double averageSpeed = 0;              // character-space units/s, along travelDirection
-    double averageAngularSpeed = 0;       // rad/s about upAxis
-    glm::dvec3 travelDirection{0, 0, 1};  // unit, character space: the chord of one cycle
+    const SidecarClip* clip = nullptr;
+    int character = -1;         // rig index of clip->characterNode; -1: the glTF scene space
+    std::vector<int> contacts;  // rig indices of clip->contactNodes, or the candidates below
 
-    runtime::Track track() const;
+    runtime::Track track() const { return clip->track(); }
+    glm::dvec3 upAxis() const;           // unit, character space
+    glm::dvec3 travelDirection() const;  // unit, character space: the chord of one cycle
 };
 
-// The motion of an analysis (ClipAnalysis.track is what the sidecar carries).
+// The motion of an analysis, as the sidecar clip made of it (pipeline's sidecarClip) gives it.
 // contacts: the analysis's, or for a clip that names none the candidates below.
-ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis);
+ClipMotion motionFromAnalysis(const Rig& rig, const Clip& inPlaceClip, const ClipAnalysis& analysis,
+                              const SidecarClip& clip);
 
 // Leaf joints under `root` (every joint when -1) whose lowest point over the clip
 // comes within 0.1 x height of the lowest: the candidates analyzeClip with

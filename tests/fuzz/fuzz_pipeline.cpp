@@ -11,8 +11,8 @@
 // and time per input, so an input that costs far more than it weighs is a finding.
 #include "cli/printable.h"
 #include "gltf/asset.h"
-#include "sidecar/read.h"
 #include "pipeline/bake.h"
+#include "rootbake/sidecar_loader.h"
 #include "write/sidecar.h"
 
 #include <cmath>
@@ -63,8 +63,9 @@ void checkAsset(const Asset& asset) {
     for (int i = 0; i < rig.size(); ++i) {
         require(rig.parent[i] < i, "rig is not parent-first");
         const Transform& t = rig.rest[i];
-        require(isFinite(t.translation) && isFinite(t.scale) && std::isfinite(glm::dot(t.rotation, t.rotation)),
-                "rest transform not finite");
+        require(
+            isFinite(t.translation) && isFinite(t.scale) && std::isfinite(glm::dot(t.rotation, t.rotation)),
+            "rest transform not finite");
         require(std::abs(glm::length(t.rotation) - 1.0) < 1e-6, "rest rotation not unit");
     }
     for (const Clip& clip : asset.clips) {
@@ -86,13 +87,15 @@ void checkAsset(const Asset& asset) {
 }
 
 void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
-    require(isFinite(a.from) && isFinite(a.to) && isFinite(a.duration) && a.duration >= 0.0, "analysis range");
+    require(isFinite(a.from) && isFinite(a.to) && isFinite(a.duration) && a.duration >= 0.0,
+            "analysis range");
     require(isFinite(a.characterHeight) && a.characterHeight >= 0.0, "character height",
             std::to_string(a.characterHeight));
-    require(isFinite(a.travelDirection) && isFinite(a.stride) && isFinite(a.strideLength) && isFinite(a.turn) &&
-                isFinite(a.averageSpeed) && isFinite(a.averageAngularSpeed),
+    require(isFinite(a.travelDirection) && isFinite(a.stride) && isFinite(a.strideLength) &&
+                isFinite(a.turn) && isFinite(a.averageSpeed) && isFinite(a.averageAngularSpeed),
             "analysis numbers not finite", a.reason);
-    require(isFinite(a.rootStart) && isFinite(a.lateralDrift) && isFinite(a.upAxis), "analysis vectors not finite");
+    require(isFinite(a.rootStart) && isFinite(a.lateralDrift) && isFinite(a.upAxis),
+            "analysis vectors not finite");
     require(a.root >= -1 && a.root < rig.size() && a.character >= -1 && a.character < rig.size(),
             "analysis node out of range");
     const MotionTrack& t = a.track;
@@ -114,9 +117,10 @@ void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
 
 // A .gltf output with its side files (the new .bin), written to a folder of this process's
 // own and loaded again from there: the same nodes and clips as the input.
-void reloadGltf(const Baked& baked, const Asset& input, const LoadLimits& limits) {
+void reloadGltf(const pipeline::Baked& baked, const Asset& input, const LoadLimits& limits) {
     namespace fs = std::filesystem;
-    static const fs::path folder = fs::temp_directory_path() / ("rootbake-fuzz-" + std::to_string(::getpid()));
+    static const fs::path folder =
+        fs::temp_directory_path() / ("rootbake-fuzz-" + std::to_string(::getpid()));
     fs::remove_all(folder);
     fs::create_directories(folder);
     const auto write = [&](const fs::path& name, const std::vector<std::uint8_t>& bytes) {
@@ -155,8 +159,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The defaults, as `rootbake bake` without flags: maxSamples and the asset's budget of
     // node positions (BakeSettings, the CLI's maxAssetNodeSamples).
     const Options options;
-    const std::uint64_t kBudget = BakeSettings{}.maxAssetNodeSamples;
-    if (Status budget = checkAnalysisBudget(asset, options, kBudget); !budget) {
+    const std::uint64_t kBudget = pipeline::BakeSettings{}.maxAssetNodeSamples;
+    if (Status budget = pipeline::checkAnalysisBudget(asset, options, kBudget); !budget) {
         checkMessage(budget.error().message, "animations[");
         return 0;
     }
@@ -173,7 +177,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const std::size_t width = c.path == Path::Rotation ? 4 : 3;
             const std::size_t perKey = c.interpolation == Interpolation::CubicSpline ? 3 : 1;
             require(c.values.size() == c.times.size() * width * perKey, "in-place value count");
-            for (float v : c.values) require(std::isfinite(v), "in-place key value not finite", analysis->reason);
+            for (float v : c.values)
+                require(std::isfinite(v), "in-place key value not finite", analysis->reason);
         }
         const Clip inPlace = applyInPlace(clip, channels);
         const LoopSeam seam = measureLoopSeam(asset.rig, inPlace, *analysis);
@@ -184,14 +189,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The writer's bake analyses every clip again: one container per input, by its size.
     {
         const Container container = size % 2 == 0 ? Container::Glb : Container::Gltf;
-        BakeSettings settings;
+        pipeline::BakeSettings settings;
         settings.analysis = options;
         settings.rewrite.container = container;
         settings.rewrite.binName = "fuzz.bin";
         settings.inputName = name;
         settings.outputName = container == Container::Glb ? "out.glb" : "out.gltf";
         settings.maxAssetNodeSamples = kBudget;
-        Result<Baked> baked = bakeAsset(asset, bytes, settings);
+        Result<pipeline::Baked> baked = pipeline::bakeAsset(asset, bytes, settings);
         if (!baked) {
             checkMessage(baked.error().message, "");
             return 0;

@@ -3,7 +3,7 @@
 // whose every track passed the reader's rules, or refuses with one message that
 // starts with the file name and, as printed, stays on one line.
 #include "cli/printable.h"
-#include "sidecar/read.h"
+#include "rootbake/sidecar_loader.h"
 
 #include <cmath>
 #include <cstdio>
