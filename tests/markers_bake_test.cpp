@@ -21,7 +21,7 @@ struct Bake {
 };
 
 Bake bake(const std::vector<std::uint8_t>& glb) {
-    auto input = loadAssetFromMemory(glb, "biped.glb", {});
+    auto input = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE_MESSAGE(input.ok(), (input.ok() ? "" : input.error().message));
     BakeSettings settings;
     settings.inputName = "biped.glb";
@@ -29,7 +29,7 @@ Bake bake(const std::vector<std::uint8_t>& glb) {
     auto baked = bakeAsset(*input, glb, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     std::vector<std::uint8_t> bytes = joinPieces(baked->asset.main);
-    auto output = loadAssetFromMemory(bytes, "out.glb", {});
+    auto output = gltf::loadAssetFromMemory(bytes, "out.glb", {});
     REQUIRE_MESSAGE(output.ok(), (output.ok() ? "" : output.error().message));
     return {std::move(*baked), std::move(bytes), output->document};
 }

@@ -5,9 +5,9 @@
 #include "cli/report.h"
 #include "cli/run.h"
 #include "cli/verify.h"
+#include "io/write_files.h"
 #include "pipeline/pipeline.h"
 #include "rootbake/version.h"
-#include "write/files.h"
 #include "write/rootbone.h"
 #include "write/sidecar.h"
 
@@ -81,7 +81,7 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 // How bake settles the asset: the analysis options of the input (config and command line), the
 // run's limits, the output's container and names (the input's hash is set once it is taken).
 BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
-                          const Asset& asset, const fs::path& out, Container container) {
+                          const gltf::Asset& asset, const fs::path& out, Container container) {
     BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
@@ -103,8 +103,8 @@ BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const Inp
 
 // The files of one bake: the asset (gathered from its pieces; the asset and `baked` outlive the
 // write), its sidecar, and the files beside it (.bin, images), whose bytes move into the plan.
-std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
-    std::vector<PlannedFile> files;
+std::vector<io::PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
+    std::vector<io::PlannedFile> files;
     files.push_back({out, {}, {}});
     for (const OutputPiece& p : baked.asset.main)
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
@@ -120,7 +120,7 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, Baked& baked) {
 // What bake --report and bake --verify take from the one pass of the pipeline over their
 // one input: nothing is loaded, analysed or read back again.
 struct KeptBake {
-    Asset asset;
+    gltf::Asset asset;
     Baked baked;
     report::AssetReport page;     // --report: the asset's section of the page
     std::vector<fs::path> reads;  // --report: the files the page must not overwrite
@@ -195,7 +195,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
     }
 
     const fs::path sidecar = sidecarPath(out);
-    std::vector<PlannedFile> files = plannedFiles(out, *baked);
+    std::vector<io::PlannedFile> files = plannedFiles(out, *baked);
     std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked->asset.reads.begin(), baked->asset.reads.end());
 
@@ -210,7 +210,7 @@ AssetOutcome bakeOne(const RunContext& run, const BakeArgs& args, const InputFil
         rule = std::move(*made);
     }
 
-    if (auto failure = writeFiles(std::move(files), reads, args.force))
+    if (auto failure = io::writeFiles(std::move(files), reads, args.force))
         return fail(failure->refused ? kUsage : kCannotWrite, failure->message);
     depRule = std::move(rule);
 
@@ -383,9 +383,9 @@ int bake(const BakeArgs& args) {
     if (!args.depfile.empty()) {
         std::string text;
         for (const std::string& rule : depRules) text += rule;
-        std::vector<PlannedFile> depfile{
+        std::vector<io::PlannedFile> depfile{
             {args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
-        if (auto failure = writeFiles(std::move(depfile), {}, true)) {
+        if (auto failure = io::writeFiles(std::move(depfile), {}, true)) {
             printError(failure->message);
             status = combineExitCodes(status, kCannotWrite);
         }

@@ -83,17 +83,17 @@ Json statsJson(const verify::SkateStats& s, bool measured) {
 
 // The three files verify reads, each checked against the others.
 struct VerifyInputs {
-    Asset baked;
+    gltf::Asset baked;
     Sidecar sidecar;
-    std::optional<Asset> source;  // --source
+    std::optional<gltf::Asset> source;  // --source
 };
 
 // The original asset: the sidecar's input by its sha256, with as many animations as it has clips.
-Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
+Result<gltf::Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
     // Read once: hashed, then loaded from the same bytes.
-    auto bytes = readAssetFile(args.source);
+    auto bytes = gltf::readAssetFile(args.source);
     if (!bytes) return bytes.error();
-    if (sha256Hex(*bytes) != sidecar.inputSha256)
+    if (io::sha256Hex(*bytes) != sidecar.inputSha256)
         return Error{args.source + ": not the input of " + args.sidecar +
                      " (its sha256 is not the sidecar's inputSha256)"};
     auto loaded = pipeline::loadAssetBytes(*bytes, args.source, {});
@@ -108,7 +108,7 @@ Result<Asset> loadSource(const VerifyArgs& args, const Sidecar& sidecar) {
 Result<VerifyInputs> loadInputs(const VerifyArgs& args, bool beside) {
     auto baked = pipeline::loadAsset(args.baked, {}, false);
     if (!baked) return baked.error();
-    auto text = readFileText(args.sidecar, {kMaxSidecarBytes, ""});
+    auto text = io::readFileText(args.sidecar, {kMaxSidecarBytes, ""});
     if (!text)
         return Error{args.sidecar + ": " + text.error().message +
                      (beside ? " (give the sidecar with --sidecar)" : "")};
@@ -390,14 +390,14 @@ int replayAndPrint(const VerifyArgs& args, Replay& replay) {
 // The root bone bake found in the asset already (--root-bone naming the root): its keys carry
 // the motion, so the baked clip plays without them, and the source's keys under it move as
 // playUnderRootBone moves them. -1: none, or a new bone (the source rig plays the same motion).
-int rootBoneAlready(const Asset& asset, const Baked& baked) {
+int rootBoneAlready(const gltf::Asset& asset, const Baked& baked) {
     if (baked.rootBone < 0 || !baked.rootBoneWasPresent) return -1;
     return asset.rig.rigIndexOfGltf[baked.rootBone];
 }
 
 }  // namespace
 
-int verifyBaked(const VerifyArgs& args, const Asset& asset, const Baked& baked) {
+int verifyBaked(const VerifyArgs& args, const gltf::Asset& asset, const Baked& baked) {
     Replay replay;
     replay.rig = &asset.rig;
     std::vector<Clip> sources;  // with a root bone found in the asset: its children's keys moved under it

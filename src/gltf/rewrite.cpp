@@ -9,8 +9,8 @@
 // No array is reindexed (an unknown extension may hold indices), except buffers
 // when a .gltf's buffers are merged into a GLB's single BIN chunk.
 #include "gltf/rewrite.h"
-#include "gltf/base64.h"
 #include "gltf/internal.h"
+#include "io/base64.h"
 
 #include <algorithm>
 #include <cstring>
@@ -181,7 +181,7 @@ std::string dataUri(const std::string& old, std::span<const std::uint8_t> bytes)
     std::string header = old.substr(0, comma == std::string::npos ? 0 : comma + 1);
     if (header.size() < 8 || header.compare(header.size() - 8, 8, ";base64,") != 0)
         header = "data:application/octet-stream;base64,";
-    return header + encodeBase64(bytes);
+    return header + io::encodeBase64(bytes);
 }
 
 // Image media types by file extension, for embedding in a GLB.
@@ -266,7 +266,7 @@ constexpr std::uint64_t kMaxGlbBytes = 0xFFFFFFFFull;  // its header's 32-bit le
 
 class Rewriter {
 public:
-    Rewriter(const Asset& asset, const RewriteOptions& options)
+    Rewriter(const gltf::Asset& asset, const RewriteOptions& options)
         : asset_(asset),
           options_(options),
           doc_(asset.document),
@@ -327,7 +327,7 @@ public:
     }
 
 private:
-    const Asset& asset_;
+    const gltf::Asset& asset_;
     const RewriteOptions& options_;
     Json doc_;
     // A buffer's edits, kept apart from its bytes (asset_.buffers, never copied here): the output's
@@ -1027,7 +1027,7 @@ std::string fileNameToUri(const std::string& name) {
     return out;
 }
 
-Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
+Result<RewrittenAsset> rewriteAsset(const gltf::Asset& asset, const std::vector<ClipRewrite>& clips,
                                     const RewriteOptions& options, const NewRootBone* rootBone,
                                     const std::vector<AnimationExtras>& extras) {
     try {

@@ -108,7 +108,7 @@ struct RewrittenAsset {
 // is given, and frames the result. Fails only on what cannot be written: an image or buffer file
 // that cannot be read for embedding, a GLB whose buffers[0] has no bytes, a GLB over 4 GiB - 1, a skin of the root
 // bone's child whose inverse bind matrices cannot be read to append one.
-Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<ClipRewrite>& clips,
+Result<RewrittenAsset> rewriteAsset(const gltf::Asset& asset, const std::vector<ClipRewrite>& clips,
                                     const RewriteOptions& options, const NewRootBone* rootBone = nullptr,
                                     const std::vector<AnimationExtras>& extras = {});
 

@@ -21,8 +21,9 @@ std::string whole(double count) {
 
 }  // namespace
 
-Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
-                           std::span<const Options> clipOptions, std::uint64_t maxAssetTrackSamples) {
+Status checkAnalysisBudget(const gltf::Asset& asset, const Options& defaults,
+                           std::uint64_t maxAssetNodeSamples, std::span<const Options> clipOptions,
+                           std::uint64_t maxAssetTrackSamples) {
     // As analyzeClip counts them, plus one.
     const double nodes = asset.rig.size();
     double total = 0.0;
@@ -76,7 +77,7 @@ Result<BakedClip> bakeClip(const Rig& rig, const Clip& clip, const Options& opti
     return baked;
 }
 
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+Result<Baked> bakeAsset(const gltf::Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings) {
     if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
         return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) +
@@ -97,7 +98,7 @@ namespace {
 // bake --root-bone: the rewrites that put each clip's motion on the bone, none when the asset
 // has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything
 // (nothing when an idle bone of the asset is reused).
-Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
+Status planBone(const gltf::Asset& asset, const BakeSettings& settings, Baked& out,
                 std::vector<ClipRewrite>& rewrites, RootBonePlan& plan, const NewRootBone*& bone) {
     if (settings.rewrite.keepSource)
         return Error{asset.fileName +
@@ -123,7 +124,7 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
 
 // The markers of each clip that has footsteps, for its animation's extras. None when the asset
 // had its root bone already: it is written as it is, byte for byte.
-std::vector<AnimationExtras> animationExtras(const Asset& asset, const Baked& out) {
+std::vector<AnimationExtras> animationExtras(const gltf::Asset& asset, const Baked& out) {
     std::vector<AnimationExtras> extras;
     if (out.rootBoneWasPresent) return extras;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
@@ -133,14 +134,14 @@ std::vector<AnimationExtras> animationExtras(const Asset& asset, const Baked& ou
     return extras;
 }
 
-SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
-                          const BakeSettings& settings) {
+SidecarDocument sidecarOf(const gltf::Asset& asset, const Baked& out,
+                          std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
     SidecarDocument document;
     Sidecar& sidecar = document.sidecar;
     sidecar.schema = newestSidecarSchema();
     sidecar.generator = settings.generator;
     sidecar.input = settings.inputName;
-    sidecar.inputSha256 = settings.inputSha256.empty() ? sha256Hex(inputBytes) : settings.inputSha256;
+    sidecar.inputSha256 = settings.inputSha256.empty() ? io::sha256Hex(inputBytes) : settings.inputSha256;
     sidecar.output = settings.outputName;
     sidecar.hasRootBone = out.rootBone >= 0;
     sidecar.rootBone = {out.rootBoneName, out.rootBone};
@@ -159,7 +160,7 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
 
 }  // namespace
 
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
+Result<Baked> describeAsset(const gltf::Asset& asset, pipeline::Analysed analysed,
                             std::span<const std::uint8_t> inputBytes, const BakeSettings& settings) {
     if (std::string error = pipeline::firstClipError(asset, analysed); !error.empty())
         return Error{asset.fileName + ": " + error};

@@ -1,6 +1,6 @@
 // The whole bake in memory: analyse every clip, take the motion out of the
 // root's keys, rewrite the asset and build the sidecar. Nothing here touches a
-// file except reading images that a GLB output embeds (src/write/files.h writes).
+// file except reading images that a GLB output embeds (src/io/write_files.h writes).
 #pragma once
 
 #include "gltf/asset.h"
@@ -61,8 +61,8 @@ struct BakeSettings {
 // passes its limit ("animations[9000] \"c\": ... more than maxAssetNodeSamples
 // (268435456)").
 // clipOptions, when not empty, gives each clip its own (one per clip).
-Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples,
-                           std::span<const Options> clipOptions = {},
+Status checkAnalysisBudget(const gltf::Asset& asset, const Options& options,
+                           std::uint64_t maxAssetNodeSamples, std::span<const Options> clipOptions = {},
                            std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples);
 
 struct Baked {
@@ -87,12 +87,12 @@ struct Analysed;
 // them analysed) put into the rewritten document and the sidecar. inputBytes: the input file
 // as read, for inputSha256 (unused when settings give it). Errors name the file (the first
 // clip analyzeClip refused, the root bone's, rewriteAsset's).
-Result<Baked> describeAsset(const Asset& asset, pipeline::Analysed analysed,
+Result<Baked> describeAsset(const gltf::Asset& asset, pipeline::Analysed analysed,
                             std::span<const std::uint8_t> inputBytes, const BakeSettings& settings);
 
 // The whole pipeline after the load, for one set of settings: pipeline::analyseAsset, then
 // describeAsset. Errors name the file (checkAnalysisBudget's, bakeClip's, rewriteAsset's).
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+Result<Baked> bakeAsset(const gltf::Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings);
 
 }  // namespace rootbake
