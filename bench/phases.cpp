@@ -3,18 +3,18 @@
 //   bench_phases IN OUT RUNS   -> one JSON document on stdout (times: medians over RUNS, s)
 //
 // The phases are those of src/cli/bake.cpp, in its order, through the same library calls:
-//   load     readAssetFile, its SHA-256 (the sidecar's inputSha256), loadAssetFile of the bytes
+//   load     gltf::readAssetFile, its SHA-256 (the sidecar's inputSha256), gltf::loadAssetFile of the bytes
 //   analyse  pipeline::bakeAsset up to its OnAnalysed hook: the budget, then every clip analysed,
 //            made in place and its loop seam measured
 //   rewrite  the rest of bakeAsset: the root bone, the rewritten document and the sidecar document
-//   write    writeFiles (temporary files, then renamed) of the asset and the sidecar's text
+//   write    io::writeFiles (temporary files, then renamed) of the asset and the sidecar's text
 // bakeAsset is the sum of analyse and rewrite: one call, the command's. Each clip's analysis is
 // also timed on its own (bakeClip), outside the phases.
 #include "io/sha256.h"
 #include "pipeline/bake.h"
 #include "pipeline/pipeline.h"
 #include "rootbake/version.h"
-#include "write/files.h"
+#include "io/write_files.h"
 #include "write/sidecar.h"
 
 #include <nlohmann/json.hpp>
@@ -63,10 +63,10 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     settings.outputName = output.filename().string();
 
     auto start = Clock::now();
-    auto bytes = readAssetFile(input);
+    auto bytes = gltf::readAssetFile(input);
     if (!bytes) fail(bytes.error().message);
-    settings.inputSha256 = sha256Hex(*bytes);
-    auto asset = loadAssetFile(std::move(*bytes), input);
+    settings.inputSha256 = io::sha256Hex(*bytes);
+    auto asset = gltf::loadAssetFile(std::move(*bytes), input);
     if (!asset) fail(asset.error().message);
     times.load = secondsSince(start);
 
@@ -88,7 +88,7 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     times.bakeAsset = secondsSince(start);
 
     start = Clock::now();
-    std::vector<PlannedFile> files;
+    std::vector<io::PlannedFile> files;
     files.push_back({output, {}, {}});
     for (const write::OutputPiece& p : baked->asset.main)  // written from where they are, as the CLI does
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
@@ -96,7 +96,7 @@ RunTimes bakeOnce(const fs::path& input, const fs::path& output) {
     files.push_back({output.parent_path() / (output.stem().string() + ".rootmotion.json"),
                      sidecarBytes(baked->document),
                      {}});
-    if (auto failure = writeFiles(std::move(files), {input}, true)) fail(failure->message);
+    if (auto failure = io::writeFiles(std::move(files), {input}, true)) fail(failure->message);
     times.write = secondsSince(start);
     return times;
 }
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
     const fs::path output = argv[2];
     const int runs = std::max(1, std::atoi(argv[3]));
 
-    auto asset = loadAsset(input);
+    auto asset = gltf::loadAsset(input);
     if (!asset) fail(asset.error().message);
     double clipSeconds = 0.0;  // s, all clips
     for (const Clip& clip : asset->clips) clipSeconds += clip.end - clip.start;

@@ -4,7 +4,7 @@
 // on its foothold at every key. Derivations and numbers: samples/README.md.
 #include "biped.h"
 
-#include "gltf/base64.h"
+#include "io/base64.h"
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
@@ -826,7 +826,7 @@ std::vector<std::uint8_t> toGlb(const Biped& biped) {
 }
 
 std::string toGltfWithDataUri(const Biped& biped) {
-    return withBufferUri(biped, "data:application/octet-stream;base64," + encodeBase64(biped.bin));
+    return withBufferUri(biped, "data:application/octet-stream;base64," + io::encodeBase64(biped.bin));
 }
 
 std::string toGltfWithBin(const Biped& biped, const std::string& binFileName) {

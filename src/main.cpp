@@ -5,8 +5,8 @@
 #include "cli/config.h"
 #include "cli/report.h"
 #include "cli/verify.h"
+#include "io/write_files.h"
 #include "rootbake/version.h"
-#include "write/files.h"
 
 #include <CLI/CLI.hpp>
 
@@ -236,8 +236,8 @@ int main(int argc, char** argv) {
     std::setlocale(LC_ALL, "C");  // numbers print the same on every machine
     keepFreedBlocksForReuse();
     // SIGINT/SIGTERM/SIGHUP mid-write leave no partial file; the progress line, if any, gives way.
-    rootbake::installInterruptCleanup(isatty(STDERR_FILENO) ? "\r\033[Krootbake: interrupted\n"
-                                                            : "rootbake: interrupted\n");
+    rootbake::io::installInterruptCleanup(isatty(STDERR_FILENO) ? "\r\033[Krootbake: interrupted\n"
+                                                                : "rootbake: interrupted\n");
 
     CLI::App app{"rootbake " ROOTBAKE_VERSION ": bakes root motion out of glTF 2.0 character animations"};
     app.set_version_flag("--version", "rootbake " ROOTBAKE_VERSION);

@@ -15,17 +15,17 @@ namespace {
 
 constexpr double kDegree = std::numbers::pi / 180.0;
 
-const Asset& biped() {
-    static const Asset asset = [] {
+const gltf::Asset& biped() {
+    static const gltf::Asset asset = [] {
         const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-        auto loaded = loadAssetFromMemory(glb, "biped.glb", {});
+        auto loaded = gltf::loadAssetFromMemory(glb, "biped.glb", {});
         REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
         return std::move(loaded).value();
     }();
     return asset;
 }
 
-const Clip& clipNamed(const Asset& asset, const std::string& name) {
+const Clip& clipNamed(const gltf::Asset& asset, const std::string& name) {
     for (const Clip& clip : asset.clips)
         if (clip.name == name) return clip;
     FAIL("no clip " << name);

@@ -30,7 +30,7 @@ struct Case {
     std::string fixture;           // a path under corpus/bad, or the in-memory file's name
     std::function<Bytes()> bytes;  // in-memory rows: the file's bytes (runs before loading)
     std::string expected;          // substring of the message after "<fixture>: "
-    LoadLimits limits{};
+    gltf::LoadLimits limits{};
     fs::path folder{};  // in-memory rows: where external URIs resolve (empty: none)
 };
 
@@ -136,7 +136,8 @@ Edit meshoptTimes(std::function<void(Json& extension, Bytes& stream)> breakIt) {
     };
 }
 
-Case memory(std::string name, Edit edit, std::string expected, LoadLimits limits = {}, fs::path folder = {}) {
+Case memory(std::string name, Edit edit, std::string expected, gltf::LoadLimits limits = {},
+            fs::path folder = {}) {
     return {std::move(name), [edit] { return gltfBytes(edit); }, std::move(expected), limits,
             std::move(folder)};
 }
@@ -149,8 +150,8 @@ Edit uri(const char* value) {
     return [value](Json& d, Bytes&) { d["buffers"][0]["uri"] = value; };
 }
 
-LoadLimits limit(std::function<void(LoadLimits&)> set) {
-    LoadLimits l;
+gltf::LoadLimits limit(std::function<void(gltf::LoadLimits&)> set) {
+    gltf::LoadLimits l;
     set(l);
     return l;
 }
@@ -360,8 +361,8 @@ const std::vector<Case>& table() {
                "nodes[0]: cycle in the node hierarchy: nodes[0] -> nodes[0]"),
         memory("scene-root-has-parent.gltf", [](Json& d, Bytes&) { d["scenes"][0]["nodes"] = {1}; },
                "scenes[0].nodes[0]: nodes[1] is not a root (it is a child of nodes[0])"),
-        memory("too-deep.gltf", nullptr, "nodes[1]: deeper than maxDepth (0 levels)", limit([](LoadLimits& l) { l.maxDepth = 0; })),
-        memory("too-many-nodes.gltf", nullptr, "nodes: 2 nodes, more than maxNodes (1)", limit([](LoadLimits& l) { l.maxNodes = 1; })),
+        memory("too-deep.gltf", nullptr, "nodes[1]: deeper than maxDepth (0 levels)", limit([](gltf::LoadLimits& l) { l.maxDepth = 0; })),
+        memory("too-many-nodes.gltf", nullptr, "nodes: 2 nodes, more than maxNodes (1)", limit([](gltf::LoadLimits& l) { l.maxNodes = 1; })),
         memory("matrix-and-trs.gltf", [](Json& d, Bytes&) { d["nodes"][1]["matrix"] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; },
                "nodes[1].matrix: given with translation/rotation/scale"),
         memory("matrix-shear.gltf", [](Json& d, Bytes&) { d["nodes"][0]["matrix"] = {1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}; },
@@ -408,11 +409,11 @@ const std::vector<Case>& table() {
         memory("huge-buffer.gltf", [](Json& d, Bytes&) { d["buffers"][0]["byteLength"] = 1ull << 50; },
                "buffers: more than maxBufferBytes (4294967296) bytes in all"),
         memory("too-many-keys.gltf", nullptr, "animations[0].samplers[0].input: accessors[0] has 3 keys, more than maxKeysPerChannel (2)",
-               limit([](LoadLimits& l) { l.maxKeysPerChannel = 2; })),
-        memory("too-big-file.gltf", nullptr, "file: ", limit([](LoadLimits& l) { l.maxFileBytes = 10; })),
+               limit([](gltf::LoadLimits& l) { l.maxKeysPerChannel = 2; })),
+        memory("too-big-file.gltf", nullptr, "file: ", limit([](gltf::LoadLimits& l) { l.maxFileBytes = 10; })),
         memory("too-much-key-data.gltf", nullptr,
                "animations[0].channels[0]: the key data of animations[0..0] decodes to more than maxKeyBytes (47 bytes in all)",
-               limit([](LoadLimits& l) { l.maxKeyBytes = 47; })),
+               limit([](gltf::LoadLimits& l) { l.maxKeyBytes = 47; })),
         memory("sparse-index-range.gltf",
                [](Json& d, Bytes&) {
                    d["accessors"][1]["sparse"] = {{"count", 1}, {"indices", {{"bufferView", 0}, {"componentType", 5121}, {"byteOffset", 11}}},
@@ -496,7 +497,7 @@ const std::vector<Case>& table() {
         // The decoded view counts against maxKeyBytes with the floats (48 bytes of them here).
         memory("meshopt-key-bytes.gltf", meshoptTimes([](Json&, Bytes&) {}),
                "animations[0].channels[0]: the key data of animations[0..0] decodes to more than maxKeyBytes (50 bytes in all)",
-               [] { LoadLimits l; l.maxKeyBytes = 50; return l; }()),
+               [] { gltf::LoadLimits l; l.maxKeyBytes = 50; return l; }()),
         memory("times-without-data.gltf", [](Json& d, Bytes&) { d["buffers"].push_back({{"byteLength", 12}}); d["bufferViews"][0]["buffer"] = 1; },
                "animations[0].samplers[0].input: accessors[0]: its buffer has no data (no uri)"),
         memory("times-all-zero.gltf", [](Json& d, Bytes&) { d["accessors"][0].erase("bufferView"); },
@@ -511,7 +512,7 @@ const std::vector<Case>& table() {
 namespace {
 
 // A refusal: one line, starting with the file's name, that names the object and the reason.
-void checkRefused(const Case& c, const std::string& fileName, const Result<Asset>& asset) {
+void checkRefused(const Case& c, const std::string& fileName, const Result<gltf::Asset>& asset) {
     CAPTURE(c.fixture);
     REQUIRE_FALSE(asset.ok());
     const std::string& message = asset.error().message;
@@ -528,7 +529,7 @@ TEST_CASE("bad input: each fixture made in memory is refused, naming the file an
     for (const Case& c : table()) {
         if (!c.bytes) continue;
         const Bytes bytes = c.bytes();
-        checkRefused(c, c.fixture, loadAssetFromMemory(bytes, c.fixture, c.folder, c.limits));
+        checkRefused(c, c.fixture, gltf::loadAssetFromMemory(bytes, c.fixture, c.folder, c.limits));
         ++rows;
     }
     CHECK(rows > 0);
@@ -542,7 +543,7 @@ TEST_CASE("bad input: each file of the corpus's bad/ is refused, naming the file
     for (const Case& c : table()) {
         if (c.bytes) continue;
         const std::string fileName = (shared / "corpus" / "bad" / c.fixture).string();
-        checkRefused(c, fileName, loadAsset(fileName, c.limits));
+        checkRefused(c, fileName, gltf::loadAsset(fileName, c.limits));
         ++rows;
     }
     CHECK(rows == 118);

@@ -46,17 +46,17 @@ namespace {
 
 // ---- helpers -----------------------------------------------------------------
 
-Asset mustLoad(std::span<const std::uint8_t> bytes, const std::string& name) {
-    auto asset = loadAssetFromMemory(bytes, name, {});
+gltf::Asset mustLoad(std::span<const std::uint8_t> bytes, const std::string& name) {
+    auto asset = gltf::loadAssetFromMemory(bytes, name, {});
     INFO(name << ": " << (asset ? "" : asset.error().message));
     REQUIRE(asset.ok());
     return std::move(*asset);
 }
 
 struct Run {
-    Asset input;
+    gltf::Asset input;
     Baked baked;
-    Asset output;
+    gltf::Asset output;
 };
 
 // Bakes in memory; the output is loaded back from memory (GLB, or data: URIs).
@@ -82,7 +82,7 @@ struct Placed {
     glm::dvec3 position;
     glm::dquat rotation;
 };
-Placed placeAt(const Asset& asset, const Clip& clip, int node, int character, double t) {
+Placed placeAt(const gltf::Asset& asset, const Clip& clip, int node, int character, double t) {
     std::vector<ChannelCursor> cursors(clip.channels.size());
     std::vector<Transform> local(asset.rig.size());
     std::vector<glm::dmat4> scene(asset.rig.size());
@@ -92,7 +92,7 @@ Placed placeAt(const Asset& asset, const Clip& clip, int node, int character, do
     return {glm::dvec3(m[3]), core::rotationOf(m)};
 }
 
-int rigIndex(const Asset& asset, const Json& ref) {
+int rigIndex(const gltf::Asset& asset, const Json& ref) {
     return ref.is_null() ? -1 : asset.rig.rigIndexOfGltf[ref["index"].get<int>()];
 }
 
@@ -168,7 +168,7 @@ void requireInPlace(const Residuals& r, const std::string& what, double keyToler
     CHECK(r.reproduce < keyTolerance);
 }
 
-int findClip(const Asset& asset, const std::string& name) {
+int findClip(const gltf::Asset& asset, const std::string& name) {
     for (const Clip& c : asset.clips)
         if (c.name == name) return c.gltfIndex;
     FAIL("no clip " << name);
@@ -227,13 +227,13 @@ TEST_CASE("bake: a .gltf with a data: URI buffer stays one and bakes the same ke
 TEST_CASE("bake: --keep-source appends the in-place clips and leaves the sources alone") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    const Asset input = mustLoad(glb, "biped.glb");
+    const gltf::Asset input = mustLoad(glb, "biped.glb");
     BakeSettings settings;
     settings.rewrite.keepSource = true;
     settings.outputName = "out.glb";
     auto baked = bakeAsset(input, glb, settings);
     REQUIRE(baked.ok());
-    const Asset output = mustLoad(joinPieces(baked->asset.main), "out.glb");
+    const gltf::Asset output = mustLoad(joinPieces(baked->asset.main), "out.glb");
     const std::size_t count = input.clips.size();
     int added = 0;
     for (std::size_t a = 0; a < count; ++a) {
@@ -331,7 +331,7 @@ TEST_CASE("bake: on every corpus asset, no channel but the reported root's chang
         if (file.string().find("/bad/") != std::string::npos) continue;
         if (file.extension() != ".glb" && file.extension() != ".gltf") continue;
         CAPTURE(file.string());
-        auto input = loadAsset(file);
+        auto input = gltf::loadAsset(file);
         REQUIRE(input.ok());
         const std::vector<std::uint8_t> bytes = readBytes(file);
         BakeSettings settings;
@@ -340,7 +340,7 @@ TEST_CASE("bake: on every corpus asset, no channel but the reported root's chang
         settings.outputName = "out.glb";
         auto baked = bakeAsset(*input, bytes, settings);
         REQUIRE(baked.ok());
-        const Asset output = mustLoad(test::wholeOutput(baked->asset), "out.glb");
+        const gltf::Asset output = mustLoad(test::wholeOutput(baked->asset), "out.glb");
         REQUIRE(output.clips.size() == input->clips.size());
         for (std::size_t a = 0; a < input->clips.size(); ++a) {
             const int root = baked->clips[a].analysis.root;
@@ -414,7 +414,8 @@ TEST_CASE("bake (executable): writes the asset and its sidecar, deterministicall
     CHECK(sidecar["schema"] == "rootbake.sidecar/2");
     CHECK(sidecar["input"] == "biped.glb");
     CHECK(sidecar["output"] == "walk.glb");
-    CHECK(sidecar["inputSha256"] == sha256Hex(readBytes(dir.path / "biped.glb")));  // FIPS-checked in writer_test
+    CHECK(sidecar["inputSha256"] ==
+          io::sha256Hex(readBytes(dir.path / "biped.glb")));  // FIPS-checked in writer_test
     const Exit version = runExe("--version");
     CHECK(version.output.find(sidecar["generator"].get<std::string>()) != std::string::npos);
 
@@ -436,14 +437,14 @@ TEST_CASE("bake (executable): --gltf writes a .bin under the output's name, --gl
     const std::vector<std::uint8_t> text = readBytes(dir.path / "my walk.gltf");
     const Json doc = Json::parse(text.begin(), text.end());
     CHECK(doc["buffers"][0]["uri"] == "my%20walk.bin");
-    auto loaded = loadAsset(dir.path / "my walk.gltf");
+    auto loaded = gltf::loadAsset(dir.path / "my walk.gltf");
     REQUIRE(loaded.ok());
 
     fs::create_directories(dir.path / "glb");
     e = runExe("bake " + q(dir.path / "my walk.gltf") + " --glb -o " + q(dir.path / "glb" / "again.glb"));
     INFO(e.output);
     REQUIRE(e.code == 0);
-    auto again = loadAsset(dir.path / "glb" / "again.glb");
+    auto again = gltf::loadAsset(dir.path / "glb" / "again.glb");
     REQUIRE(again.ok());
     CHECK(again->binary);
     CHECK(again->clips.size() == loaded->clips.size());
@@ -512,12 +513,12 @@ TEST_CASE("bake (executable): refusals and failures leave the destination as it 
     CHECK_FALSE(fs::exists(dir.path / "new"));
     const Exit made = runExe("bake " + q(input) + " -o " + q(dir.path / "new" / "deeper" / "out.glb"));
     CHECK(made.code == 0);
-    CHECK(loadAsset(dir.path / "new" / "deeper" / "out.glb").ok());
+    CHECK(gltf::loadAsset(dir.path / "new" / "deeper" / "out.glb").ok());
 
     // --force replaces an existing output.
     const Exit forced = runExe("bake " + q(input) + " -o " + q(dir.path / "exists.glb") + " --force");
     CHECK(forced.code == 0);
-    CHECK(loadAsset(dir.path / "exists.glb").ok());
+    CHECK(gltf::loadAsset(dir.path / "exists.glb").ok());
 }
 
 TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
@@ -534,7 +535,7 @@ TEST_CASE("bake (executable): a .gltf with a .bin and images beside it") {
     // Nothing was rewritten here, so the .bin and images are copies under their own URIs.
     for (const char* name : {"buffer.bin", "AvatarBotA_Tex_Combined.png", "AvatarBotA_Head_Tex_Combined.png"})
         CHECK(readBytes(dir.path / "out" / name) == readBytes(source / name));
-    CHECK(loadAsset(dir.path / "out" / "bot.gltf").ok());
+    CHECK(gltf::loadAsset(dir.path / "out" / "bot.gltf").ok());
 
     // Beside the input itself: the files it reads are already there, and are not touched; the
     // bake adds its .gltf and its sidecar, and nothing else.

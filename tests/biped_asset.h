@@ -12,14 +12,14 @@
 
 namespace rootbake::test {
 
-inline Asset loadBiped(samples::Biped& biped) {
+inline gltf::Asset loadBiped(samples::Biped& biped) {
     biped = samples::makeBiped();
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    auto asset = gltf::loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
     REQUIRE(asset.ok());
     return std::move(*asset);
 }
 
-inline const Clip& clipNamed(const Asset& asset, const std::string& name) {
+inline const Clip& clipNamed(const gltf::Asset& asset, const std::string& name) {
     for (const Clip& c : asset.clips)
         if (c.name == name) return c;
     FAIL("no clip " << name);

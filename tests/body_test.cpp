@@ -42,7 +42,7 @@ Channel translationChannel(int node, std::vector<float> times, std::vector<float
 
 TEST_CASE("body: the loader reads which joints move the biped's mesh, and their points") {
     samples::Biped biped;
-    const Asset asset = loadBiped(biped);
+    const gltf::Asset asset = loadBiped(biped);
     const Rig& rig = asset.rig;
     REQUIRE(rig.hasSurface());
     REQUIRE(rig.skins.size() == 1);
@@ -68,7 +68,7 @@ TEST_CASE("body: the loader reads which joints move the biped's mesh, and their 
 
 TEST_CASE("body: the biped's contacts are its feet's soles, and their travel is the closed form") {
     samples::Biped biped;
-    const Asset asset = loadBiped(biped);
+    const gltf::Asset asset = loadBiped(biped);
     for (const char* name : {"walk_inplace", "run_inplace"}) {
         CAPTURE(name);
         const Clip& clip = clipNamed(asset, name);
@@ -84,7 +84,7 @@ TEST_CASE("body: the biped's contacts are its feet's soles, and their travel is 
 
 TEST_CASE("body: an IK pole target parked at the floor and moved by the clip is never a contact") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     Rig& rig = asset.rig;
     // Blender IK rigs hang pole targets and their `_end` tips from the hips or a root bone,
     // animate them with the legs, and export them as joints that move no vertex.
@@ -119,7 +119,7 @@ TEST_CASE("body: an IK pole target parked at the floor and moved by the clip is 
 
 TEST_CASE("body: a foot modelled inside the shin's mesh is found at the sole") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     Rig& rig = asset.rig;
     // A mech's legs end at the lower leg, whose mesh holds the foot: no joint below the shin
     // moves a vertex. Move the feet's and toes' points onto the shins (where a mech's are).
@@ -178,7 +178,7 @@ TEST_CASE("root: a part inside a skeleton is no root (a tank's tread segments)")
 
 TEST_CASE("root: an exporter's one-animation-per-node split gives no limb a root") {
     samples::Biped biped;
-    const Asset asset = loadBiped(biped);
+    const gltf::Asset asset = loadBiped(biped);
     const Rig& rig = asset.rig;
     const Clip& walk = clipNamed(asset, "walk");
     const int hips = nodeNamed(rig, "Hips");
@@ -217,8 +217,8 @@ TEST_CASE("body: a Draco-compressed mesh is read as its uncompressed twin") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // CesiumMan's glTF and glTF-Draco copies hold one mesh, the second compressed (with its
     // positions quantized): the same joints move it, their soles within 1% of the height.
-    auto plain = loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF" / "CesiumMan.gltf");
-    auto draco = loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF-Draco" / "CesiumMan.gltf");
+    auto plain = gltf::loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF" / "CesiumMan.gltf");
+    auto draco = gltf::loadAsset(shared / "corpus" / "khronos-cesiumman" / "glTF-Draco" / "CesiumMan.gltf");
     REQUIRE(plain.ok());
     REQUIRE(draco.ok());
     REQUIRE(plain->rig.hasSurface());
@@ -272,13 +272,13 @@ std::string errorOf(const Result<T>& r) {
     return r.ok() ? std::string() : r.error().message;
 }
 
-Result<Asset> loadPacked(const Packed& p, const char* name) {
+Result<gltf::Asset> loadPacked(const Packed& p, const char* name) {
     samples::Biped b;
     Json doc = p.doc;
     doc["buffers"][0]["byteLength"] = p.bin.size();
     b.json = doc.dump();
     b.bin = p.bin;
-    return loadAssetFromMemory(samples::toGlb(b), name, {});
+    return gltf::loadAssetFromMemory(samples::toGlb(b), name, {});
 }
 
 std::size_t elementBytes(const Json& accessor) {
@@ -339,7 +339,7 @@ std::vector<int> bodyAccessors(const Json& doc) {
 }
 
 // The same joints move the mesh, their soles within `tolerance`, and every clip analyses alike.
-void checkTwins(const Asset& plain, const Asset& packed, double tolerance) {
+void checkTwins(const gltf::Asset& plain, const gltf::Asset& packed, double tolerance) {
     REQUIRE(plain.rig.hasSurface());
     REQUIRE_MESSAGE(packed.rig.hasSurface(), packed.rig.surfaceNote);
     CHECK(packed.warnings == plain.warnings);
@@ -372,7 +372,7 @@ void checkTwins(const Asset& plain, const Asset& packed, double tolerance) {
 
 TEST_CASE("body: skin weights that do not sum to one change nothing, a joint not in the skin is left out") {
     samples::Biped plain;
-    const Asset reference = loadBiped(plain);
+    const gltf::Asset reference = loadBiped(plain);
     const std::string_view json = plain.json;
     REQUIRE(json.find("\"WEIGHTS_0\"") != std::string_view::npos);
 
@@ -385,7 +385,7 @@ TEST_CASE("body: skin weights that do not sum to one change nothing, a joint not
         w *= 0.5f;
         std::memcpy(&halved.bin[weightsAt + 4 * i], &w, 4);
     }
-    auto light = loadAssetFromMemory(samples::toGlb(halved), "halved.glb", {});
+    auto light = gltf::loadAssetFromMemory(samples::toGlb(halved), "halved.glb", {});
     REQUIRE(light.ok());
     CHECK(light->rig.surface == reference.rig.surface);
 
@@ -397,7 +397,7 @@ TEST_CASE("body: skin weights that do not sum to one change nothing, a joint not
         const std::uint16_t outside = 999;
         std::memcpy(&stray.bin[jointsAt + 8 * v], &outside, 2);
     }
-    auto strayed = loadAssetFromMemory(samples::toGlb(stray), "stray.glb", {});
+    auto strayed = gltf::loadAssetFromMemory(samples::toGlb(stray), "stray.glb", {});
     REQUIRE(strayed.ok());
     bool warned = false;
     for (const std::string& w : strayed->warnings)
@@ -410,7 +410,7 @@ TEST_CASE("body: skin weights that do not sum to one change nothing, a joint not
 
 TEST_CASE("body: one height per character, standing, from its rest pose or its bind pose") {
     samples::Biped biped;
-    const Asset asset = loadBiped(biped);
+    const gltf::Asset asset = loadBiped(biped);
     // The biped rests standing, as it was bound: toes at 0, HeadTop at 1.7 m, in every clip
     // whatever its first frame (1.545 to 1.605 m: samples/README.md).
     REQUIRE(asset.rig.bind.size() == std::size_t(asset.rig.size()));
@@ -444,7 +444,7 @@ TEST_CASE("body: one height per character, standing, from its rest pose or its b
 
 TEST_CASE("body: a meshopt-compressed mesh reads as its uncompressed twin") {
     samples::Biped biped;
-    const Asset plain = loadBiped(biped);
+    const gltf::Asset plain = loadBiped(biped);
     // Lossless: the same soles to the float, whichever of the two names the extension has.
     for (const char* name : {"EXT_meshopt_compression", "KHR_meshopt_compression"}) {
         CAPTURE(name);
@@ -462,7 +462,7 @@ TEST_CASE("body: meshopt with quantized positions and a filtered, compressed ski
     // filter, 24-bit mantissas). Quantization moves a point by at most half a step of 1/32767
     // of the largest coordinate: soles agree within 0.1 mm.
     samples::Biped biped;
-    const Asset plain = loadBiped(biped);
+    const gltf::Asset plain = loadBiped(biped);
     Packed packed = unpack(biped);
     Json& doc = packed.doc;
     const int position = bodyAccessors(doc)[0];
@@ -509,7 +509,7 @@ TEST_CASE("body: CesiumMan meshopt-compressed reads as its uncompressed twin") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // A real skin (19 joints, four weights a vertex) and its walk, packed in memory as a GLB.
     const std::filesystem::path folder = shared / "corpus" / "khronos-cesiumman" / "glTF";
-    auto plain = loadAsset(folder / "CesiumMan.gltf");
+    auto plain = gltf::loadAsset(folder / "CesiumMan.gltf");
     REQUIRE(plain.ok());
     Packed packed{plain->document, std::vector<std::uint8_t>(plain->buffers[0].begin(), plain->buffers[0].end())};
     packed.doc["buffers"][0].erase("uri");
@@ -526,7 +526,7 @@ TEST_CASE("body: CesiumMan meshopt-compressed reads as its uncompressed twin") {
 
 TEST_CASE("body: a meshopt stream that cannot be read leaves the joints with the reason, never a crash") {
     samples::Biped biped;
-    const Asset plain = loadBiped(biped);
+    const gltf::Asset plain = loadBiped(biped);
     Packed base = unpack(biped);
     compressViews(base, bodyAccessors(base.doc), "EXT_meshopt_compression");
     const std::size_t positionView =

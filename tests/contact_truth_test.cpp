@@ -31,7 +31,7 @@ double deduce(const Rig& rig, const Clip& clip, Options options, ContactRule rul
 }
 
 // The corpus clip baked in place, then deduced from its contacts.
-Truth inPlaceTruth(const Asset& asset, const Clip& clip, double samplesPerSecond) {
+Truth inPlaceTruth(const gltf::Asset& asset, const Clip& clip, double samplesPerSecond) {
     Options options;
     options.samplesPerSecond = samplesPerSecond;
     auto travelling = analyzeClip(asset.rig, clip, options);
@@ -56,7 +56,7 @@ void print(const Truth& t, double rate) {
 
 TEST_CASE("contacts: by default the biped's in-place run and walk are deduced within 0.5% at every sample rate") {
     const samples::Biped biped = samples::makeBiped();
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    auto asset = gltf::loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
     REQUIRE(asset.ok());
     for (const Clip& clip : asset->clips) {
         if (clip.name != "run_inplace" && clip.name != "walk_inplace") continue;
@@ -76,7 +76,7 @@ TEST_CASE("contacts: by default the biped's in-place run and walk are deduced wi
 
 TEST_CASE("contacts: the stances are read 120 times a second whatever the track's rate, within maxSamples") {
     const samples::Biped biped = samples::makeBiped();
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
+    auto asset = gltf::loadAssetFromMemory(samples::toGlb(biped), "biped.glb", {});
     REQUIRE(asset.ok());
     const Clip* run = nullptr;
     for (const Clip& c : asset->clips)
@@ -121,7 +121,7 @@ TEST_CASE("contacts: on real motion capture baked in place, the stance reading i
     };
     int fasterRunCloser = 0;
     for (const auto& c : cases) {
-        auto asset = loadAsset(shared / "corpus" / c.file);
+        auto asset = gltf::loadAsset(shared / "corpus" / c.file);
         REQUIRE(asset.ok());
         const Clip* clip = nullptr;
         for (const Clip& k : asset->clips)
@@ -151,7 +151,7 @@ TEST_CASE("contacts: on the run study the stance reading is within 1% on average
     samples::BipedOptions study;
     study.runStudy = true;
     const samples::Biped biped = samples::makeBiped(study);
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "run-study.glb", {});
+    auto asset = gltf::loadAssetFromMemory(samples::toGlb(biped), "run-study.glb", {});
     REQUIRE(asset.ok());
     REQUIRE(asset->clips.size() == 54);
     std::vector<double> fewest(asset->clips.size(), 1e300), most(asset->clips.size(), -1e300);
@@ -201,7 +201,7 @@ TEST_CASE("contacts: every gait of the gait study is deduced within 1% at every 
     samples::BipedOptions options;
     options.gaitStudy = true;
     const samples::Biped biped = samples::makeBiped(options);
-    auto asset = loadAssetFromMemory(samples::toGlb(biped), "gait-study.glb", {});
+    auto asset = gltf::loadAssetFromMemory(samples::toGlb(biped), "gait-study.glb", {});
     REQUIRE(asset.ok());
     REQUIRE(asset->clips.size() == 24);
     double worst = 0.0, worstBabylon = 0.0;

@@ -30,7 +30,7 @@ double error(double measured, double truth) { return (measured - truth) / truth;
 
 TEST_CASE("contacts: a helper joint parked at the floor under the hips is no foot") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     // Mixamo's facial rig parks such a joint under the Hips at ground level
     // (mixamo-7frank-gameserver): Babylon's rule takes it for the lowest leaf.
     test::addJoint(asset.rig, nodeNamed(asset.rig, "Hips"), "FacialHelper", {0.0, -1.03, 0.0});  // never moved
@@ -61,7 +61,7 @@ TEST_CASE("contacts: a helper joint parked at the floor under the hips is no foo
 
 TEST_CASE("contacts: fingers that reach the floor hang from the shoulders, a torso above the legs") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     // The index fingers stretched to the floor at rest (a gorilla's reach): as low as the toes.
     for (const char* finger : {"LeftIndex", "RightIndex"}) {
         Transform& rest = asset.rig.rest[nodeNamed(asset.rig, finger)];
@@ -87,7 +87,7 @@ TEST_CASE("contacts: fingers that reach the floor hang from the shoulders, a tor
 TEST_CASE(
     "contacts: the nodes the contact stage reads are known from the rest pose, before the clip is posed") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     const Rig& rig = asset.rig;
     const Clip& walk = clipNamed(asset, "walk_inplace");
     auto analysis = analyzeClip(rig, walk, Options{});
@@ -122,7 +122,7 @@ TEST_CASE(
 
 TEST_CASE("contacts: a clip that moves no limb has no gait: source none with the reason") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     Clip bob = clipNamed(asset, "walk_inplace");
     const int hips = nodeNamed(asset.rig, "Hips");
     std::erase_if(bob.channels, [&](const Channel& c) { return c.node != hips; });
@@ -135,7 +135,7 @@ TEST_CASE("contacts: a clip that moves no limb has no gait: source none with the
 
 TEST_CASE("contacts: a deduced travel reports its evidence") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     for (const char* name : {"walk_inplace", "run_inplace"}) {
         CAPTURE(name);
         auto a = analyzeClip(asset.rig, clipNamed(asset, name), Options{});
@@ -160,7 +160,7 @@ TEST_CASE("contacts: a deduced travel reports its evidence") {
 
 TEST_CASE("contacts: the analysis reads its thresholds from Options::thresholds") {
     samples::Biped biped;
-    Asset asset = loadBiped(biped);
+    gltf::Asset asset = loadBiped(biped);
     const Clip& walk = clipNamed(asset, "walk_inplace");
     auto standard = analyzeClip(asset.rig, walk, Options{});
     REQUIRE(standard.ok());
@@ -215,7 +215,7 @@ TEST_CASE("contacts: on every corpus rig the contacts are limb ends that carry t
     int rigs = 0;
     for (const auto& [file, names] : expected) {
         CAPTURE(file);
-        auto asset = loadAsset(shared / "corpus" / file);
+        auto asset = gltf::loadAsset(shared / "corpus" / file);
         REQUIRE(asset.ok());
         std::set<std::string> found;
         for (const Clip& clip : asset->clips) {
@@ -261,7 +261,7 @@ TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its o
         if (entry.contains("duplicateOf")) continue;
         const std::string name = entry["clip"].get<std::string>() + " " + entry["variant"].get<std::string>();
         CAPTURE(name);
-        auto asset = loadAsset(cases / entry["case"].get<std::string>());
+        auto asset = gltf::loadAsset(cases / entry["case"].get<std::string>());
         REQUIRE(asset.ok());
         const int index = entry["animation"].get<int>();
         auto a = analyzeClip(asset->rig, asset->clips.at(index), Options{});
@@ -285,7 +285,7 @@ TEST_CASE("contacts: every real in-place truth clip is found, within 5% or its o
 namespace {
 
 // Per clip, the travel over a rising --min-travel: never more than at a lower one.
-void checkMinTravelTakesOnly(const Asset& asset, const std::string& file) {
+void checkMinTravelTakesOnly(const gltf::Asset& asset, const std::string& file) {
     for (const Clip& clip : asset.clips) {
         CAPTURE(file + " " + clip.name);
         double previous = std::numeric_limits<double>::infinity();
@@ -315,7 +315,7 @@ TEST_CASE("contacts: a higher --min-travel never creates travel, on every corpus
         const std::filesystem::path& file = entry.path();
         if (file.string().find("/bad/") != std::string::npos) continue;
         if (file.extension() != ".glb" && file.extension() != ".gltf") continue;
-        auto asset = loadAssetFromMemory(test::readBytes(file), file.string(), {});
+        auto asset = gltf::loadAssetFromMemory(test::readBytes(file), file.string(), {});
         if (asset) checkMinTravelTakesOnly(*asset, file.filename().string());
     }
 }

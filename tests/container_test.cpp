@@ -11,7 +11,7 @@ using namespace rootbake;
 
 namespace {
 
-void checkSame(const Asset& a, const Asset& b) {
+void checkSame(const gltf::Asset& a, const gltf::Asset& b) {
     REQUIRE(a.rig.size() == b.rig.size());
     CHECK(a.rig.parent == b.rig.parent);
     CHECK(a.rig.name == b.rig.name);
@@ -44,13 +44,13 @@ void checkSame(const Asset& a, const Asset& b) {
 TEST_CASE("containers: .glb, .gltf + .bin and a data: URI give the same rig and clips") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    auto fromGlb = loadAssetFromMemory(glb, "biped.glb", {});
+    auto fromGlb = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(fromGlb.ok());
     CHECK(fromGlb->binary);
 
     const std::string embedded = samples::toGltfWithDataUri(biped);
-    auto fromDataUri = loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(embedded.data()), embedded.size()},
-                                           "biped.gltf", {});
+    auto fromDataUri = gltf::loadAssetFromMemory(
+        {reinterpret_cast<const std::uint8_t*>(embedded.data()), embedded.size()}, "biped.gltf", {});
     REQUIRE_MESSAGE(fromDataUri.ok(), (fromDataUri.ok() ? "" : fromDataUri.error().message));
     CHECK_FALSE(fromDataUri->binary);
 
@@ -59,7 +59,7 @@ TEST_CASE("containers: .glb, .gltf + .bin and a data: URI give the same rig and 
     std::ofstream(dir / "biped.gltf", std::ios::binary) << samples::toGltfWithBin(biped, "biped.bin");
     std::ofstream(dir / "biped.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(biped.bin.data()), std::streamsize(biped.bin.size()));
-    auto fromBin = loadAsset(dir / "biped.gltf");
+    auto fromBin = gltf::loadAsset(dir / "biped.gltf");
     REQUIRE_MESSAGE(fromBin.ok(), (fromBin.ok() ? "" : fromBin.error().message));
     CHECK(fromBin->externalUris == std::vector<std::string>{"biped.bin"});
     std::filesystem::remove_all(dir);

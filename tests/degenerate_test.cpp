@@ -70,8 +70,8 @@ std::string tinyGltf(Json nodes, const std::vector<Keys>& channels) {
     return document.dump();
 }
 
-Result<Asset> load(const std::string& text, const LoadLimits& limits = {}) {
-    return loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, "tiny.gltf",
+Result<gltf::Asset> load(const std::string& text, const gltf::LoadLimits& limits = {}) {
+    return gltf::loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, "tiny.gltf",
                                {}, limits);
 }
 
@@ -535,7 +535,7 @@ TEST_CASE("limits: thousands of channels sharing one large sampler are refused b
     CHECK(
         asset.error().message.find("tiny.gltf: animations[0].channels[128]: the key data of animations[0..0] "
                                    "decodes to more than maxKeyBytes (134217728 bytes in all)") == 0);
-    LoadLimits small;
+    gltf::LoadLimits small;
     small.maxKeyBytes = 4 * 4 * keys;  // one channel's worth
     auto two = load(document.dump(), small);
     REQUIRE_FALSE(two.ok());

@@ -5,7 +5,7 @@
 // outputs; so does one signal with two writes on two threads (bake -j). Then
 // the real executable on a full and on a read-only tmpfs, when this machine
 // lets a test mount one.
-#include "write/files.h"
+#include "io/write_files.h"
 #include "support.h"
 
 #include "biped.h"
@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 using namespace rootbake;
+using namespace rootbake::io;  // writeFiles, the subject of these cases
 namespace fs = std::filesystem;
 
 namespace {

@@ -71,7 +71,7 @@ TEST_CASE("json: a 200k-key object and a 1M-element array parse whole, keys in o
     constexpr int kElements = 1000000;
     for (int i = 0; i < kElements; ++i) text += (i ? "," : "") + std::to_string(i % 7);
     text += "]}";
-    Result<Json> parsed = parseOrderedJson(text);
+    Result<Json> parsed = io::parseOrderedJson(text);
     REQUIRE_MESSAGE(parsed.ok(), (parsed ? "" : parsed.error().message));
     const Json& doc = *parsed;
     REQUIRE(doc.size() == kKeys + 1);
@@ -94,7 +94,7 @@ TEST_CASE("json: a 200k-key object and a 1M-element array parse whole, keys in o
 
 TEST_CASE("json: a key given twice in one object is an error naming the object and the key") {
     auto error = [](const std::string& text) {
-        Result<Json> parsed = parseOrderedJson(text);
+        Result<Json> parsed = io::parseOrderedJson(text);
         return parsed ? std::string("(parsed)") : parsed.error().message;
     };
     CHECK(error(R"({"asset":{},"asset":{}})") ==
@@ -112,7 +112,7 @@ TEST_CASE("json: a key given twice in one object is an error naming the object a
 
     // Through the loader and the config file: the file name first.
     const std::string gltf = R"({"asset":{"version":"2.0"},"nodes":[{"name":"a","name":"b"}]})";
-    Result<Asset> loaded = loadAssetFromMemory(
+    Result<gltf::Asset> loaded = gltf::loadAssetFromMemory(
         std::span(reinterpret_cast<const std::uint8_t*>(gltf.data()), gltf.size()), "dup.gltf", {}, {});
     REQUIRE_FALSE(loaded.ok());
     CHECK(loaded.error().message ==

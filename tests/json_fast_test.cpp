@@ -45,7 +45,7 @@ std::string firstDifference(const Json& fast, const Json& reference, const std::
 }
 
 std::string differenceFromReference(const std::string& text) {
-    const std::optional<Json> fast = parseOrderedJsonFast(text);
+    const std::optional<Json> fast = io::parseOrderedJsonFast(text);
     if (!fast) return "the fast path declined";
     return firstDifference(*fast, Json::parse(text));
 }
@@ -89,8 +89,9 @@ TEST_CASE("json fast path: numbers keep the types nlohmann's lexer gives them") 
                              "{}", "[]", "[[[[]]], {}]", " {\"a\" : [ 1 , 2 ] } "})
         CHECK_MESSAGE(differenceFromReference(text) == "", text);
     // -0 is 0, unsigned, on both paths (simdjson cannot tell it from 0); nlohmann alone says signed.
-    CHECK((*parseOrderedJsonFast("[-0]"))[0].is_number_unsigned());
-    const Result<Json> slow = parseOrderedJson("[-0, 18446744073709551616]");  // past 64 bits: the slow path
+    CHECK((*io::parseOrderedJsonFast("[-0]"))[0].is_number_unsigned());
+    const Result<Json> slow =
+        io::parseOrderedJson("[-0, 18446744073709551616]");  // past 64 bits: the slow path
     REQUIRE(slow.ok());
     CHECK((*slow)[0].is_number_unsigned());
     CHECK((*slow)[1].is_number_float());
@@ -99,10 +100,10 @@ TEST_CASE("json fast path: numbers keep the types nlohmann's lexer gives them") 
 TEST_CASE("json fast path: declines what only the slow path can say, which then says it as before") {
     for (const char* text : {"[18446744073709551616]", "[1e400]", R"({"a":1,"a":2})", "{", "[1,]", "{} {}",
                              "[\"\x01\"]", "[\"\xff\"]", "[01]", "[NaN]", ""}) {
-        CHECK_MESSAGE(!parseOrderedJsonFast(text), text);
+        CHECK_MESSAGE(!io::parseOrderedJsonFast(text), text);
         // The reference says the same of each: accepted (a number simdjson does not hold) or not.
         const bool referenceAccepts = Json::accept(text);
-        const Result<Json> parsed = parseOrderedJson(text);
+        const Result<Json> parsed = io::parseOrderedJson(text);
         CHECK_MESSAGE(parsed.ok() == (referenceAccepts && std::string(text).find("\"a\":1,\"a\"") == std::string::npos),
                       text);
     }
@@ -110,8 +111,9 @@ TEST_CASE("json fast path: declines what only the slow path can say, which then 
     std::string wide = R"({"x":{)";
     for (int i = 0; i < 100; ++i) wide += "\"k" + std::to_string(i) + "\":0,";
     wide += R"("k42":1}})";
-    CHECK_FALSE(parseOrderedJsonFast(wide));
-    CHECK(parseOrderedJson(wide).error().message == R"(x: duplicate key "k42" (keys of a JSON object must be unique))");
+    CHECK_FALSE(io::parseOrderedJsonFast(wide));
+    CHECK(io::parseOrderedJson(wide).error().message ==
+          R"(x: duplicate key "k42" (keys of a JSON object must be unique))");
 }
 
 TEST_CASE("json fast path: 2000 random documents read as nlohmann reads them") {
@@ -135,7 +137,7 @@ TEST_CASE("json fast path: every corpus file reads as nlohmann reads it") {
     for (const auto& entry : fs::recursive_directory_iterator(shared / "corpus")) {
         const std::string ext = entry.path().extension().string();
         if (!entry.is_regular_file() || (ext != ".gltf" && ext != ".glb")) continue;
-        Result<Asset> asset = loadAsset(entry.path());
+        Result<gltf::Asset> asset = gltf::loadAsset(entry.path());
         if (!asset) continue;  // the bad corpus: its errors are compared in the slow path's tests
         texts.emplace_back(reinterpret_cast<const char*>(asset->jsonText.data()), asset->jsonText.size());
     }

@@ -32,12 +32,13 @@ void append(std::vector<std::uint8_t>& bytes, std::initializer_list<T> values) {
     }
 }
 
-Result<Asset> loadJson(Json document, const std::vector<std::uint8_t>& buffer,
-                       const std::string& name = "test.gltf") {
+Result<gltf::Asset> loadJson(Json document, const std::vector<std::uint8_t>& buffer,
+                             const std::string& name = "test.gltf") {
     document["buffers"] = Json::array(
         {{{"byteLength", buffer.size()}, {"uri", "data:application/octet-stream;base64," + base64(buffer)}}});
     const std::string text = document.dump();
-    return loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, name, {});
+    return gltf::loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}, name,
+                                     {});
 }
 
 std::filesystem::path corpus(const std::filesystem::path& shared, const char* file) {
@@ -45,7 +46,7 @@ std::filesystem::path corpus(const std::filesystem::path& shared, const char* fi
 }
 
 // Invariants later code relies on, for any loaded asset.
-void checkInvariants(const Asset& asset) {
+void checkInvariants(const gltf::Asset& asset) {
     const Rig& rig = asset.rig;
     for (int i = 0; i < rig.size(); ++i) {
         REQUIRE(rig.parent[i] < i);
@@ -78,7 +79,7 @@ TEST_CASE("load: every corpus file outside bad/ loads") {
         const auto ext = entry.path().extension();
         if (ext != ".glb" && ext != ".gltf") continue;
         ++files;
-        auto asset = loadAsset(entry.path());
+        auto asset = gltf::loadAsset(entry.path());
         CHECK_MESSAGE(asset.ok(), (asset.ok() ? std::string() : asset.error().message));
         if (asset) checkInvariants(*asset);
     }
@@ -89,7 +90,7 @@ TEST_CASE("load: every corpus file outside bad/ loads") {
 
 TEST_CASE("load: Fox.glb nodes, key times and rotation values") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    auto asset = loadAsset(corpus(shared, "khronos-fox/Fox.glb"));
+    auto asset = gltf::loadAsset(corpus(shared, "khronos-fox/Fox.glb"));
     REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     CHECK(asset->binary);
     CHECK(asset->rig.size() == 26);
@@ -125,7 +126,8 @@ TEST_CASE("load: Fox.glb nodes, key times and rotation values") {
 
 TEST_CASE("load: CUBICSPLINE keys hold in-tangent, value, out-tangent") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    auto asset = loadAsset(corpus(shared, "assimp-interpolation-tests/animation_interpolation_cubic.gltf"));
+    auto asset =
+        gltf::loadAsset(corpus(shared, "assimp-interpolation-tests/animation_interpolation_cubic.gltf"));
     REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     REQUIRE(asset->clips.size() == 1);
     const Channel& c = asset->clips[0].channels.at(0);
@@ -139,7 +141,7 @@ TEST_CASE("load: CUBICSPLINE keys hold in-tangent, value, out-tangent") {
 TEST_CASE("load: a node matrix is decomposed into TRS") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // CesiumMan nodes[0]: matrix [1,0,0,0, 0,0,-1,0, 0,1,0,0, 0,0,0,1], a -90 degree turn about x.
-    auto cesium = loadAsset(corpus(shared, "khronos-cesiumman/glTF-Binary/CesiumMan.glb"));
+    auto cesium = gltf::loadAsset(corpus(shared, "khronos-cesiumman/glTF-Binary/CesiumMan.glb"));
     REQUIRE_MESSAGE(cesium.ok(), (cesium.ok() ? "" : cesium.error().message));
     CHECK(cesium->clips.size() == 19);
     const Transform& root = cesium->rig.rest[cesium->rig.rigIndexOfGltf[0]];
@@ -151,7 +153,7 @@ TEST_CASE("load: a node matrix is decomposed into TRS") {
     CHECK(root.translation.y == 0.0);
 
     // SimpleSkinning's matrix nodes (Lamp: a rotation and a translation) recompose to the file's matrix.
-    auto skinning = loadAsset(corpus(shared, "threejs-simpleskinning/SimpleSkinning.gltf"));
+    auto skinning = gltf::loadAsset(corpus(shared, "threejs-simpleskinning/SimpleSkinning.gltf"));
     REQUIRE_MESSAGE(skinning.ok(), (skinning.ok() ? "" : skinning.error().message));
     int matrices = 0;
     for (std::size_t g = 0; g < skinning->document["nodes"].size(); ++g) {
@@ -197,7 +199,7 @@ TEST_CASE("load: decomposeMatrix, closed form") {
 
 TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    auto simple = loadAsset(corpus(shared, "khronos-simplesparseaccessor/SimpleSparseAccessor.gltf"));
+    auto simple = gltf::loadAsset(corpus(shared, "khronos-simplesparseaccessor/SimpleSparseAccessor.gltf"));
     REQUIRE_MESSAGE(simple.ok(), (simple.ok() ? "" : simple.error().message));
     auto positions = gltf::decodeAccessor(*simple, 1);
     REQUIRE_MESSAGE(positions.ok(), (positions.ok() ? "" : positions.error().message));
@@ -208,7 +210,7 @@ TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
     REQUIRE(positions->size() == 42);
     for (int i = 0; i < 42; ++i) CHECK((*positions)[i] == expected[i / 3][i % 3]);
 
-    auto box = loadAsset(corpus(shared, "threejs-sittingbox/SittingBox.glb"));
+    auto box = gltf::loadAsset(corpus(shared, "threejs-sittingbox/SittingBox.glb"));
     REQUIRE_MESSAGE(box.ok(), (box.ok() ? "" : box.error().message));
     REQUIRE(box->clips.size() == 1);
     CHECK(box->clips[0].channels.empty());
@@ -232,7 +234,7 @@ TEST_CASE("load: sparse accessors decode (SimpleSparseAccessor, SittingBox)") {
 
 TEST_CASE("load: external URIs and the default scene") {
     ROOTBAKE_REQUIRE_SHARED(shared);
-    auto asset = loadAsset(corpus(shared, "khronos-cesiumman/glTF/CesiumMan.gltf"));
+    auto asset = gltf::loadAsset(corpus(shared, "khronos-cesiumman/glTF/CesiumMan.gltf"));
     REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     CHECK_FALSE(asset->binary);
     REQUIRE(asset->externalUris.size() == 2);
@@ -244,7 +246,7 @@ TEST_CASE("load: external URIs and the default scene") {
     CHECK(asset->document.begin().key() == "asset");
 
     // Draco-compressed meshes load without being understood.
-    auto draco = loadAsset(corpus(shared, "khronos-cesiumman/glTF-Draco/CesiumMan.gltf"));
+    auto draco = gltf::loadAsset(corpus(shared, "khronos-cesiumman/glTF-Draco/CesiumMan.gltf"));
     REQUIRE_MESSAGE(draco.ok(), (draco.ok() ? "" : draco.error().message));
     CHECK(draco->document["extensionsRequired"][0] == "KHR_draco_mesh_compression");
     CHECK(draco->clips.at(0).channels.size() == 57);
@@ -332,18 +334,18 @@ TEST_CASE("load: every error names the file") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     const auto file =
         corpus(shared, "bad/gltf-validator/base/data/animation/unresolved_channel_sampler.gltf");
-    auto asset = loadAsset(file);
+    auto asset = gltf::loadAsset(file);
     REQUIRE_FALSE(asset.ok());
     CHECK(asset.error().message ==
           file.string() + ": animations[0].channels[0].sampler: index 1 out of range (1 samplers)");
 
     const std::string text = R"({"asset":{"version":"2.0"},"nodes":[{"children":[0]}]})";
-    auto memory = loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()},
-                                      "walk.glb", {});
+    auto memory = gltf::loadAssetFromMemory({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()},
+                                            "walk.glb", {});
     REQUIRE_FALSE(memory.ok());
     CHECK(memory.error().message.rfind("walk.glb: GLB header: ", 0) == 0);  // .glb without the magic
 
-    auto missing = loadAsset("no/such/file.glb");
+    auto missing = gltf::loadAsset("no/such/file.glb");
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().message == "no/such/file.glb: file not found");
 }
@@ -356,14 +358,14 @@ TEST_CASE("base64: the RFC 4648 test vectors, both ways, and what strict decodin
         CAPTURE(plain);
         const std::string text = plain;
         const std::vector<std::uint8_t> bytes(text.begin(), text.end());
-        CHECK(encodeBase64(bytes) == encoded);
+        CHECK(io::encodeBase64(bytes) == encoded);
         std::vector<std::uint8_t> decoded;
-        CHECK_FALSE(decodeBase64(encoded, decoded));
+        CHECK_FALSE(io::decodeBase64(encoded, decoded));
         CHECK(decoded == bytes);
     }
     std::vector<std::uint8_t> out;
-    CHECK(decodeBase64("Zm=v", out)->kind == Base64Error::Kind::Character);  // "=" only at the end
-    CHECK(decodeBase64("Zm9vY", out)->kind == Base64Error::Kind::Length);
-    CHECK(decodeBase64("Zm9vYg=", out)->kind == Base64Error::Kind::Padding);
-    CHECK(decodeBase64("Zm*v", out)->at == 2);
+    CHECK(io::decodeBase64("Zm=v", out)->kind == io::Base64Error::Kind::Character);  // "=" only at the end
+    CHECK(io::decodeBase64("Zm9vY", out)->kind == io::Base64Error::Kind::Length);
+    CHECK(io::decodeBase64("Zm9vYg=", out)->kind == io::Base64Error::Kind::Padding);
+    CHECK(io::decodeBase64("Zm*v", out)->at == 2);
 }

@@ -22,7 +22,7 @@ struct Bake {
 };
 
 Bake bake(const std::vector<std::uint8_t>& glb) {
-    auto input = loadAssetFromMemory(glb, "biped.glb", {});
+    auto input = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE_MESSAGE(input.ok(), (input.ok() ? "" : input.error().message));
     pipeline::BakeSettings settings;
     settings.inputName = "biped.glb";
@@ -30,7 +30,7 @@ Bake bake(const std::vector<std::uint8_t>& glb) {
     auto baked = pipeline::bakeAsset(*input, glb, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     std::vector<std::uint8_t> bytes = joinPieces(baked->asset.main);
-    auto output = loadAssetFromMemory(bytes, "out.glb", {});
+    auto output = gltf::loadAssetFromMemory(bytes, "out.glb", {});
     REQUIRE_MESSAGE(output.ok(), (output.ok() ? "" : output.error().message));
     return {std::move(*baked), std::move(bytes), output->document};
 }

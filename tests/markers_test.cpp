@@ -16,9 +16,9 @@ using namespace rootbake;
 
 namespace {
 
-const Asset& biped() {
-    static const Asset asset = [] {
-        auto loaded = loadAssetFromMemory(samples::toGlb(samples::makeBiped()), "biped.glb", {});
+const gltf::Asset& biped() {
+    static const gltf::Asset asset = [] {
+        auto loaded = gltf::loadAssetFromMemory(samples::toGlb(samples::makeBiped()), "biped.glb", {});
         REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
         return std::move(loaded).value();
     }();
@@ -223,7 +223,7 @@ TEST_CASE("markers: on the corpus rigs the sides are the ones their contacts' na
     };
     for (const auto& [file, sides] : expected) {
         CAPTURE(file);
-        auto asset = loadAsset(shared / "corpus" / file);
+        auto asset = gltf::loadAsset(shared / "corpus" / file);
         REQUIRE(asset.ok());
         std::map<std::string, Side> found;
         for (const Clip& clip : asset->clips) {

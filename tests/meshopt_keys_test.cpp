@@ -157,8 +157,8 @@ std::vector<std::uint8_t> glbOf(const Packed& p) {
     return samples::toGlb(b);
 }
 
-Asset load(std::span<const std::uint8_t> bytes, const char* name) {
-    auto asset = loadAssetFromMemory(bytes, name, {});
+gltf::Asset load(std::span<const std::uint8_t> bytes, const char* name) {
+    auto asset = gltf::loadAssetFromMemory(bytes, name, {});
     REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
     return std::move(*asset);
 }
@@ -200,7 +200,7 @@ double angleBetween(const float* a, const float* b) {
 // Every key of `packed` against the same key of `exact`: equal when lossless, else within the
 // filters' error (times are never filtered). CUBICSPLINE channels compare exactly (the fixture
 // leaves them; gltfpack resamples every clip to LINEAR).
-void checkKeys(const Asset& exact, const Asset& packed, bool lossless, Bits bits = {}) {
+void checkKeys(const gltf::Asset& exact, const gltf::Asset& packed, bool lossless, Bits bits = {}) {
     REQUIRE(packed.clips.size() == exact.clips.size());
     int rotations = 0, translations = 0;
     for (std::size_t c = 0; c < exact.clips.size(); ++c) {
@@ -249,7 +249,7 @@ double parentScale(const Rig& rig, int node) {
 // - contact clips: a contact is posed through every joint from the root down to it, each rotation
 //   off by the rotation error and each quaternion's length by 2d + d^2, each joint within the
 //   character's height of the sole; the stride is the difference of two footholds.
-void checkAnalyses(const Asset& exact, const Asset& packed, bool lossless, Bits bits = {}) {
+void checkAnalyses(const gltf::Asset& exact, const gltf::Asset& packed, bool lossless, Bits bits = {}) {
     const double d = quaternionDistance(bits), theta = rotationError(bits);
     for (std::size_t c = 0; c < exact.clips.size(); ++c) {
         const Clip& clip = exact.clips[c];
@@ -289,13 +289,13 @@ void checkAnalyses(const Asset& exact, const Asset& packed, bool lossless, Bits 
 }
 
 // The bytes a view holds: its meshopt stream when compressed, else its own range.
-std::vector<std::uint8_t> heldBytes(const Asset& asset, std::size_t v) {
+std::vector<std::uint8_t> heldBytes(const gltf::Asset& asset, std::size_t v) {
     const Json& view = asset.document["bufferViews"][v];
     const Json* ext = nullptr;
     if (view.contains("extensions")) ext = &view["extensions"]["EXT_meshopt_compression"];
     const Json& range = ext ? *ext : view;
     const std::size_t offset = range.value("byteOffset", std::size_t(0)), length = range["byteLength"];
-    const SharedBytes& buffer = asset.buffers[range["buffer"].get<std::size_t>()];
+    const io::SharedBytes& buffer = asset.buffers[range["buffer"].get<std::size_t>()];
     REQUIRE(offset + length <= buffer.size());
     return {buffer.begin() + std::ptrdiff_t(offset), buffer.begin() + std::ptrdiff_t(offset + length)};
 }
@@ -303,7 +303,7 @@ std::vector<std::uint8_t> heldBytes(const Asset& asset, std::size_t v) {
 // Bakes `input` (loaded as `source`); the output reloads, each rewritten root output is FLOAT in
 // a view of its own, and every other channel keeps its sampler's accessors, their objects and the
 // bytes of their views (streams included), and so its decoded keys. The output is deterministic.
-pipeline::Baked bakePassingThrough(const Asset& source, std::span<const std::uint8_t> input,
+pipeline::Baked bakePassingThrough(const gltf::Asset& source, std::span<const std::uint8_t> input,
                                    const std::string& rootBone = {}) {
     pipeline::BakeSettings settings;
     settings.outputName = "out";
@@ -311,7 +311,7 @@ pipeline::Baked bakePassingThrough(const Asset& source, std::span<const std::uin
     auto baked = pipeline::bakeAsset(source, input, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
     const std::vector<std::uint8_t> bytes = joinPieces(baked->asset.main);
-    const Asset out = load(bytes, "out.glb");
+    const gltf::Asset out = load(bytes, "out.glb");
     const Json& in = source.document;
     const Json& doc = out.document;
     int passed = 0;
@@ -358,7 +358,7 @@ pipeline::Baked bakePassingThrough(const Asset& source, std::span<const std::uin
 
 TEST_CASE("meshopt keys: gltfpack-style compressed keys decode within the quantisation's error") {
     const samples::Biped biped = samples::makeBiped();
-    const Asset plain = load(samples::toGlb(biped), "biped.glb");
+    const gltf::Asset plain = load(samples::toGlb(biped), "biped.glb");
     for (const Bits bits : {Bits{12, 16}, Bits{16, 24}, Bits{8, 10}})
         for (const char* name : {"EXT_meshopt_compression", "KHR_meshopt_compression"}) {
             CAPTURE(name);
@@ -418,8 +418,8 @@ TEST_CASE("meshopt keys: gltfpack's -c and -cc files read and bake as its uncomp
         const auto plainBytes = pack("", "plain.glb"), c = pack("-c", "c.glb"),
                    floats = pack("-noq", "noq.glb");
         const auto cc = pack("-cc", "cc.glb"), cc16 = pack("-cc -ar 16", "cc16.glb");
-        const Asset plain = load(plainBytes, "plain.glb"), compressed = load(c, "c.glb");
-        const Asset exact = load(floats, "noq.glb"), filtered = load(cc, "cc.glb"),
+        const gltf::Asset plain = load(plainBytes, "plain.glb"), compressed = load(c, "c.glb");
+        const gltf::Asset exact = load(floats, "noq.glb"), filtered = load(cc, "cc.glb"),
                     fine = load(cc16, "cc16.glb");
         checkKeys(plain, compressed, true);
         checkAnalyses(plain, compressed, true);
@@ -433,15 +433,15 @@ TEST_CASE("meshopt keys: gltfpack's -c and -cc files read and bake as its uncomp
 
 TEST_CASE("meshopt keys: a root bone over compressed keys and compressed inverse bind matrices") {
     const samples::Biped biped = samples::makeBiped();
-    const Asset plain = load(samples::toGlb(biped), "biped.glb");
+    const gltf::Asset plain = load(samples::toGlb(biped), "biped.glb");
     const std::vector<std::uint8_t> input = glbOf(packKeys(biped, Bits{}, "EXT_meshopt_compression", true));
-    const Asset source = load(input, "biped-packed.glb");
+    const gltf::Asset source = load(input, "biped-packed.glb");
     pipeline::BakeSettings settings;
     settings.outputName = "out";
     settings.rootBone = "Root";
     auto baked = pipeline::bakeAsset(source, input, settings);
     REQUIRE_MESSAGE(baked.ok(), (baked.ok() ? "" : baked.error().message));
-    const Asset out = load(joinPieces(baked->asset.main), "out.glb");
+    const gltf::Asset out = load(joinPieces(baked->asset.main), "out.glb");
     // The skin takes the bone: its matrices are the input's (read here from the uncompressed
     // biped), then the bone's.
     const int index = out.document["skins"][0]["inverseBindMatrices"];

@@ -59,7 +59,7 @@ Options mutationOptions() {
 void runCase(const Bytes& bytes, const std::string& name, const fs::path& folder, Tally& tally,
              const Options& options) {
     ++tally.cases;
-    Result<Asset> asset = loadAssetFromMemory(bytes, name, folder);
+    Result<gltf::Asset> asset = gltf::loadAssetFromMemory(bytes, name, folder);
     if (!asset) {
         ++tally.refused;
         const std::string& message = asset.error().message;

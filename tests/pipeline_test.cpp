@@ -149,15 +149,15 @@ TEST_CASE("pipeline: the hash taken as the file is read is the file's, across th
         for (std::size_t i = 0; i < binBytes; ++i) glb.push_back(std::uint8_t(i * 7 + (i >> 12)));
         const fs::path file = dir.path / ("bin-" + std::to_string(binBytes) + ".glb");
         writeBytes(file, glb);
-        auto loaded = pipeline::loadAsset(file, LoadLimits{}, true);
+        auto loaded = pipeline::loadAsset(file, gltf::LoadLimits{}, true);
         REQUIRE_MESSAGE(loaded.ok(), (loaded ? "" : loaded.error().message));
-        CHECK_MESSAGE(loaded->sha256.get() == sha256Hex(glb), binBytes << " bytes of BIN");
+        CHECK_MESSAGE(loaded->sha256.get() == io::sha256Hex(glb), binBytes << " bytes of BIN");
     }
 }
 
 TEST_CASE("pipeline: clips analysed side by side give what one after another gives") {
     const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-    auto asset = loadAssetFromMemory(glb, "biped.glb", {});
+    auto asset = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(asset.ok());
     const std::size_t clips = asset->clips.size();
     REQUIRE(clips >= 4);

@@ -122,7 +122,7 @@ struct Tally {
     std::vector<std::string> differences;
 };
 
-void compareClip(const std::string& file, const Asset& asset, const Clip& clip, const Json& expected,
+void compareClip(const std::string& file, const gltf::Asset& asset, const Clip& clip, const Json& expected,
                  const Options& options, const std::set<std::string>& known, Tally& tally) {
     ++tally.clips;
     const std::string where = file + " [" + std::to_string(clip.gltfIndex) + "] " + expected["name"].get<std::string>();
@@ -208,7 +208,7 @@ void compareCorpus(const std::filesystem::path& shared, const Options& options, 
         std::ifstream in(entry.path());
         const Json expected = Json::parse(in);
         const std::string file = expected["file"].get<std::string>();
-        auto asset = loadAsset(shared / "corpus" / file);
+        auto asset = gltf::loadAsset(shared / "corpus" / file);
         REQUIRE_MESSAGE(asset.ok(), file);
         ++files;
         const Json& clips = expected["clips"];

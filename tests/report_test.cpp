@@ -284,7 +284,7 @@ void requireNoOverlappingText(const std::string& html) {
 // Each clip's section holds its pictures (a moving clip's speed, a turning
 // clip's turn, a clip with contacts its timeline) and the figures as the
 // table prints them, from an analysis made here.
-void requireClipSections(const std::string& html, int asset, const Asset& input,
+void requireClipSections(const std::string& html, int asset, const gltf::Asset& input,
                          const std::vector<report::ClipReport>& clips) {
     REQUIRE(clips.size() == input.clips.size());
     for (std::size_t c = 0; c < clips.size(); ++c) {
@@ -321,7 +321,7 @@ void requireClipSections(const std::string& html, int asset, const Asset& input,
     }
 }
 
-std::vector<report::ClipReport> describeAll(const Asset& asset) {
+std::vector<report::ClipReport> describeAll(const gltf::Asset& asset) {
     std::vector<report::ClipReport> clips;
     for (const Clip& clip : asset.clips) {
         auto baked = pipeline::makeClipInPlace(asset.rig, clip, {});
@@ -331,10 +331,10 @@ std::vector<report::ClipReport> describeAll(const Asset& asset) {
     return clips;
 }
 
-const Asset& biped() {
-    static const Asset asset = [] {
+const gltf::Asset& biped() {
+    static const gltf::Asset asset = [] {
         const std::vector<std::uint8_t> glb = samples::toGlb(samples::makeBiped());
-        auto loaded = loadAssetFromMemory(glb, "biped.glb", {});
+        auto loaded = gltf::loadAssetFromMemory(glb, "biped.glb", {});
         REQUIRE(loaded.ok());
         return std::move(loaded).value();
     }();
@@ -655,7 +655,7 @@ TEST_CASE("report: every corpus asset gives a well-formed page with each clip's 
     for (const fs::path& file : files) {
         const std::string label = file.lexically_relative(shared / "corpus").generic_string();
         CAPTURE(label);
-        auto asset = loadAsset(file);
+        auto asset = gltf::loadAsset(file);
         REQUIRE_MESSAGE(asset.ok(), (asset.ok() ? "" : asset.error().message));
         std::vector<report::ClipReport> clips = describeAll(*asset);
         const std::string html = report::writeReport({{label, clips}}, {});

@@ -25,15 +25,15 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-Asset mustLoadBytes(std::span<const std::uint8_t> bytes, const std::string& name,
+gltf::Asset mustLoadBytes(std::span<const std::uint8_t> bytes, const std::string& name,
                     const fs::path& folder = {}) {
-    auto asset = loadAssetFromMemory(bytes, name, folder);
+    auto asset = gltf::loadAssetFromMemory(bytes, name, folder);
     INFO(name << ": " << (asset ? "" : asset.error().message));
     REQUIRE(asset.ok());
     return std::move(*asset);
 }
 
-Result<pipeline::Baked> bakeWithRootBone(const Asset& input, const std::string& name = "root") {
+Result<pipeline::Baked> bakeWithRootBone(const gltf::Asset& input, const std::string& name = "root") {
     pipeline::BakeSettings settings;
     settings.rewrite.container = Container::Glb;
     settings.rootBone = name;
@@ -42,7 +42,7 @@ Result<pipeline::Baked> bakeWithRootBone(const Asset& input, const std::string& 
 }
 
 // Scene matrices of every node of `asset` playing `clip` at time t.
-std::vector<glm::dmat4> worldPose(const Asset& asset, const Clip& clip, double t) {
+std::vector<glm::dmat4> worldPose(const gltf::Asset& asset, const Clip& clip, double t) {
     std::vector<ChannelCursor> cursors(clip.channels.size());
     std::vector<Transform> local(asset.rig.size());
     std::vector<glm::dmat4> scene(asset.rig.size());
@@ -55,7 +55,7 @@ std::vector<glm::dmat4> worldPose(const Asset& asset, const Clip& clip, double t
 // of the output (same glTF index) put its origin and the points `height` along each of its axes
 // (scaled back to length `height` in the scene), over every node of the source and every time;
 // but for `bone` (glTF index), a root bone of the source that the bake gave the motion to.
-double worstWorldMismatch(const Asset& source, const Clip& sourceClip, const Asset& output,
+double worstWorldMismatch(const gltf::Asset& source, const Clip& sourceClip, const gltf::Asset& output,
                           const Clip& outputClip, const std::vector<double>& times, double height,
                           int bone = -1) {
     double worst = 0.0;
@@ -88,7 +88,7 @@ std::vector<double> keyTimes(const Clip& clip) {
     return {times.begin(), times.end()};
 }
 
-int findNodeNamed(const Asset& asset, const std::string& name) {
+int findNodeNamed(const gltf::Asset& asset, const std::string& name) {
     for (int n = 0; n < asset.rig.size(); ++n)
         if (asset.rig.name[n] == name) return n;
     return -1;
@@ -112,10 +112,10 @@ std::vector<std::uint8_t> movedBiped() {
 
 TEST_CASE("root bone: inserted between the hips and their parent, at the ground under the hips at rest") {
     const std::vector<std::uint8_t> glb = movedBiped();
-    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "moved-biped.glb");
     auto baked = bakeWithRootBone(input);
     REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
-    const Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
+    const gltf::Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
 
     const int bone = findNodeNamed(output, "root");
     const int hips = findNodeNamed(output, "Hips");
@@ -164,10 +164,10 @@ TEST_CASE("root bone: inserted between the hips and their parent, at the ground 
 
 TEST_CASE("root bone: root clips keep every node's world pose, footContact travels, none stays at rest") {
     const std::vector<std::uint8_t> glb = movedBiped();
-    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "moved-biped.glb");
     auto baked = bakeWithRootBone(input);
     REQUIRE(baked.ok());
-    const Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
+    const gltf::Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
     const double height = 1.7 * 2;  // the Armature's scale
     const auto clipOf = [&](const std::string& name) {
         for (std::size_t i = 0; i < input.clips.size(); ++i)
@@ -211,11 +211,11 @@ TEST_CASE("root bone: over hips that are a scene root, it takes their place amon
     doc["nodes"][1]["translation"] = {0.5, 1.03, 0.0};
     biped.json = doc.dump();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    const Asset input = mustLoadBytes(glb, "hips-at-the-top.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "hips-at-the-top.glb");
     REQUIRE(input.rig.parent[input.rig.rigIndexOfGltf[1]] == -1);
     auto baked = bakeWithRootBone(input);
     REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
-    const Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
+    const gltf::Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
     const Json& roots = output.document["scenes"][0]["nodes"];
     CHECK(std::find(roots.begin(), roots.end(), Json(1)) == roots.end());
     CHECK(std::find(roots.begin(), roots.end(), Json(input.rig.size())) != roots.end());
@@ -232,13 +232,13 @@ TEST_CASE("root bone: over hips that are a scene root, it takes their place amon
 
 TEST_CASE("root bone: baking the output again changes nothing, the same input gives the same bytes") {
     const std::vector<std::uint8_t> glb = movedBiped();
-    const Asset input = mustLoadBytes(glb, "moved-biped.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "moved-biped.glb");
     auto first = bakeWithRootBone(input);
     REQUIRE(first.ok());
     auto again = bakeWithRootBone(input);
     REQUIRE(again.ok());
     CHECK(joinPieces(first->asset.main) == joinPieces(again->asset.main));
-    const Asset output = mustLoadBytes(joinPieces(first->asset.main), "out.glb");
+    const gltf::Asset output = mustLoadBytes(joinPieces(first->asset.main), "out.glb");
     auto second = bakeWithRootBone(output);
     REQUIRE_MESSAGE(second.ok(), (second ? "" : second.error().message));
     CHECK(joinPieces(second->asset.main) == joinPieces(first->asset.main));
@@ -261,7 +261,7 @@ TEST_CASE("root bone: baking the output again changes nothing, the same input gi
 TEST_CASE("root bone: a name that exists, clips with different roots, a kept source are refused") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    const Asset input = mustLoadBytes(glb, "biped.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "biped.glb");
     SUBCASE("a node of that name") {
         auto baked = bakeWithRootBone(input, "LeftFoot");
         REQUIRE_FALSE(baked.ok());
@@ -307,7 +307,7 @@ TEST_CASE(
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
         CAPTURE(file);
-        auto input = loadAsset(file);
+        auto input = gltf::loadAsset(file);
         if (!input) continue;  // the corpus' refusals are other tests' business
         auto baked = bakeWithRootBone(*input);
         if (!baked) {
@@ -321,7 +321,7 @@ TEST_CASE(
             MESSAGE("no root bone for " << file.filename().string() << ": " << baked.error().message);
             continue;
         }
-        const Asset output = mustLoadBytes(test::wholeOutput(baked->asset), "out.glb", file.parent_path());
+        const gltf::Asset output = mustLoadBytes(test::wholeOutput(baked->asset), "out.glb", file.parent_path());
         ++assets;
         ++uses[baked->rootBoneUse];
         MESSAGE(file.filename().string() << ": " << baked->rootBoneSummary);
@@ -491,7 +491,7 @@ std::vector<std::uint8_t> bipedUnderTopBone(const std::string& name, double turn
 // clip's horizontal travel (the Hips' keys' x and z), the Hips keep only their height.
 std::vector<std::uint8_t> bipedWithTravellingRoot() {
     samples::Biped biped = samples::makeBiped();
-    const Asset source = mustLoadBytes(samples::toGlb(biped), "biped.glb");
+    const gltf::Asset source = mustLoadBytes(samples::toGlb(biped), "biped.glb");
     Json doc = Json::parse(biped.json);
     const int bone = int(doc["nodes"].size());
     doc["nodes"].push_back({{"name", "mixamorig:Root"}, {"children", {1}}});
@@ -524,10 +524,10 @@ TEST_CASE("root bone: an idle top bone named root is reused: it takes the travel
     for (const char* name : {"root", "Root"}) {
         CAPTURE(name);
         const std::vector<std::uint8_t> glb = bipedUnderTopBone(name);
-        const Asset input = mustLoadBytes(glb, "game-rig.glb");
+        const gltf::Asset input = mustLoadBytes(glb, "game-rig.glb");
         auto baked = bakeWithRootBone(input);
         REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
-        const Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
+        const gltf::Asset output = mustLoadBytes(joinPieces(baked->asset.main), "out.glb");
         CHECK(output.rig.size() == input.rig.size());  // nothing inserted
         CHECK(baked->rootBoneUse == "reused");
         CHECK(baked->rootBoneSummary ==
@@ -572,7 +572,7 @@ TEST_CASE("root bone: an idle top bone named root is reused: it takes the travel
 
 TEST_CASE("root bone: a root bone that carries the travel already is kept, nothing is inserted") {
     const std::vector<std::uint8_t> glb = bipedWithTravellingRoot();
-    const Asset input = mustLoadBytes(glb, "mixamo-pack.glb");
+    const gltf::Asset input = mustLoadBytes(glb, "mixamo-pack.glb");
     auto baked = bakeWithRootBone(input);  // "root" names "mixamorig:Root" (a namespace, another case)
     REQUIRE_MESSAGE(baked.ok(), (baked ? "" : baked.error().message));
     CHECK(baked->rootBoneUse == "kept");
@@ -587,7 +587,7 @@ TEST_CASE("root bone: a root bone that carries the travel already is kept, nothi
 
 TEST_CASE("root bone: a top bone of that name that moves is refused, naming it and the clip") {
     SUBCASE("it turns in a clip (findRoot takes the Hips: the bone has no translation keys)") {
-        const Asset input = mustLoadBytes(bipedUnderTopBone("root", 0.5), "turning-root.glb");
+        const gltf::Asset input = mustLoadBytes(bipedUnderTopBone("root", 0.5), "turning-root.glb");
         auto baked = bakeWithRootBone(input);
         REQUIRE_FALSE(baked.ok());
         CHECK(baked.error().message ==
@@ -596,7 +596,7 @@ TEST_CASE("root bone: a top bone of that name that moves is refused, naming it a
               "bone's keys would overwrite; pass --root-bone with another name");
     }
     SUBCASE("it travels, and the clips' root is given as the Hips") {
-        const Asset input = mustLoadBytes(bipedWithTravellingRoot(), "mixamo-pack.glb");
+        const gltf::Asset input = mustLoadBytes(bipedWithTravellingRoot(), "mixamo-pack.glb");
         pipeline::BakeSettings settings;
         settings.rootBone = "root";
         settings.analysis.rootNode = parseNodeRef("Hips");

@@ -152,7 +152,7 @@ TEST_CASE("sidecar read: known numbers read back, and the track plays their clos
 TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    auto asset = loadAssetFromMemory(glb, "biped.glb", {});
+    auto asset = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(asset.ok());
     SidecarDocument document;
     Sidecar& written = document.sidecar;

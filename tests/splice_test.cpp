@@ -160,7 +160,7 @@ std::vector<std::uint8_t> fileBytes(const fs::path& file) {
 }
 
 // A bake's .gltf text, spliced or (reprint) printed whole as the writer did before.
-Result<std::string> bakeText(const Asset& asset, bool reprint, bool keepSource = false,
+Result<std::string> bakeText(const gltf::Asset& asset, bool reprint, bool keepSource = false,
                              const char* rootBone = "") {
     BakeSettings settings;
     settings.rootBone = rootBone;
@@ -207,9 +207,9 @@ void printOddly(const Json& v, const std::string& indent, std::string& out) {
     }
 }
 
-Asset loadText(const std::string& text, const std::string& name) {
+gltf::Asset loadText(const std::string& text, const std::string& name) {
     const std::vector<std::uint8_t> bytes(text.begin(), text.end());
-    auto asset = loadAssetFromMemory(bytes, name, {});
+    auto asset = gltf::loadAssetFromMemory(bytes, name, {});
     INFO(name << ": " << (asset ? "" : asset.error().message));
     REQUIRE(asset.ok());
     return std::move(*asset);
@@ -325,7 +325,7 @@ TEST_CASE("splice: an oddly formatted .gltf bakes to its own bytes but for the e
     std::string text;
     printOddly(Json::parse(samples::toGltfWithDataUri(biped)), "", text);
     text += "\r\n";
-    const Asset input = loadText(text, "odd.gltf");
+    const gltf::Asset input = loadText(text, "odd.gltf");
 
     auto spliced = bakeText(input, false);
     auto printed = bakeText(input, true);
@@ -374,7 +374,7 @@ TEST_CASE("splice: every corpus .gltf that bakes is its own text but for the edi
     int baked = 0, edited = 0;
     for (const fs::path& file : files) {
         CAPTURE(file);
-        auto asset = loadAsset(file);
+        auto asset = gltf::loadAsset(file);
         if (!asset) continue;  // the corpus holds bad files too
         const std::string in = textOf(fileBytes(file));
         for (const char* rootBone : {"", "root"}) {  // a root bone edits nodes and skins too

@@ -2,7 +2,7 @@
 // how to skip when it is absent (shared_dir.h).
 #pragma once
 
-#include "gltf/base64.h"
+#include "io/base64.h"
 #include "gltf/asset.h"
 #include "shared_dir.h"
 
@@ -40,7 +40,7 @@ inline int addJoint(Rig& rig, int parent, const std::string& name, glm::dvec3 tr
 }
 
 // Standard base64, for data: URIs built in tests.
-inline std::string base64(const std::vector<std::uint8_t>& bytes) { return rootbake::encodeBase64(bytes); }
+inline std::string base64(const std::vector<std::uint8_t>& bytes) { return rootbake::io::encodeBase64(bytes); }
 
 // A fresh folder under the system's temp folder, removed (made writable first) at the end.
 struct TempDir {

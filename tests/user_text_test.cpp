@@ -480,7 +480,7 @@ TEST_CASE("user text: every command's run over the corpus fits 100 columns, but 
         if (!e.is_regular_file() || (ext != ".glb" && ext != ".gltf") ||
             *e.path().lexically_relative(corpus).begin() == "bad")
             continue;
-        auto asset = loadAsset(e.path());
+        auto asset = gltf::loadAsset(e.path());
         if (!asset) continue;
         for (const std::string& n : asset->rig.name) names.push_back(n);
         for (const Clip& c : asset->clips) names.push_back(c.name);

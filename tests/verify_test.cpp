@@ -100,7 +100,7 @@ verify::ClipSkate mustMeasure(const Rig& rig, const Clip& inPlace, const verify:
 // ---- the biped ----------------------------------------------------------------------
 
 struct Baked {
-    Asset asset;
+    gltf::Asset asset;
     std::vector<samples::ClipTruth> truth;
 };
 
@@ -108,7 +108,7 @@ const Baked& biped() {
     static const Baked baked = [] {
         const samples::Biped b = samples::makeBiped();
         const std::vector<std::uint8_t> glb = samples::toGlb(b);
-        auto loaded = loadAssetFromMemory(glb, "biped.glb", {});
+        auto loaded = gltf::loadAssetFromMemory(glb, "biped.glb", {});
         REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
         return Baked{std::move(loaded).value(), b.truth};
     }();
@@ -125,7 +125,7 @@ struct Verified {
 
 // The in-place clip as bake writes it and the track its sidecar carries, in memory.
 Verified verifyClip(const std::string& name, double translationScale = 1.0) {
-    const Asset& asset = biped().asset;
+    const gltf::Asset& asset = biped().asset;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         if (asset.clips[i].name != name) continue;
         const Clip& source = asset.clips[i];
@@ -464,7 +464,7 @@ TEST_CASE("verify: every corpus root clip passes as baked, and fails made in pla
         const fs::path& file = entry.path();
         if (file.string().find("/bad/") != std::string::npos) continue;
         if (file.extension() != ".glb" && file.extension() != ".gltf") continue;
-        auto asset = loadAssetFromMemory(test::readBytes(file), file.string(), {});
+        auto asset = gltf::loadAssetFromMemory(test::readBytes(file), file.string(), {});
         if (!asset) continue;
         for (const Clip& clip : asset->clips) {
             auto analysis = analyzeClip(asset->rig, clip, {});

@@ -4,13 +4,13 @@
 // it for what the biped does not have (a shared sampler, accessor or
 // bufferView, quantized keys, EXT_meshopt_compression, an unknown extension).
 #include "gltf/asset.h"
-#include "gltf/base64.h"
+#include "io/base64.h"
 #include "gltf/internal.h"
 #include "write/container.h"
 #include "pipeline/bake.h"
 #include "support.h"
 #include "written_output.h"
-#include "write/files.h"
+#include "io/write_files.h"
 #include "io/sha256.h"
 #include "write/sidecar.h"
 
@@ -51,17 +51,17 @@ std::vector<std::uint8_t> fileBytes(const fs::path& file) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-Asset load(std::span<const std::uint8_t> bytes, const std::string& name, const fs::path& folder = {}) {
-    auto asset = loadAssetFromMemory(bytes, name, folder);
+gltf::Asset load(std::span<const std::uint8_t> bytes, const std::string& name, const fs::path& folder = {}) {
+    auto asset = gltf::loadAssetFromMemory(bytes, name, folder);
     INFO(name << ": " << (asset ? "" : asset.error().message));
     REQUIRE(asset.ok());
     return std::move(*asset);
 }
 
 struct Run {
-    Asset input;
+    gltf::Asset input;
     Baked baked;
-    Asset output;
+    gltf::Asset output;
 };
 
 Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOptions rewrite = {},
@@ -80,10 +80,10 @@ Run bake(std::span<const std::uint8_t> bytes, const std::string& name, RewriteOp
 }
 
 // The bytes of bufferViews[v] in an asset.
-std::vector<std::uint8_t> viewBytes(const Asset& asset, std::size_t v) {
+std::vector<std::uint8_t> viewBytes(const gltf::Asset& asset, std::size_t v) {
     const Json& view = asset.document["bufferViews"][v];
     const std::size_t offset = view.value("byteOffset", std::size_t(0)), length = view["byteLength"];
-    const SharedBytes& buffer = asset.buffers[view["buffer"].get<std::size_t>()];
+    const io::SharedBytes& buffer = asset.buffers[view["buffer"].get<std::size_t>()];
     REQUIRE(offset + length <= buffer.size());
     return {buffer.begin() + std::ptrdiff_t(offset), buffer.begin() + std::ptrdiff_t(offset + length)};
 }
@@ -220,14 +220,14 @@ void appendAligned(std::vector<std::uint8_t>& bin, std::span<const std::uint8_t>
 }  // namespace
 
 TEST_CASE("sha256: FIPS 180-2 test vectors") {
-    CHECK(sha256Hex(bytesOf("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(sha256Hex(bytesOf("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    CHECK(sha256Hex(bytesOf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
+    CHECK(io::sha256Hex(bytesOf("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(io::sha256Hex(bytesOf("")) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(io::sha256Hex(bytesOf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
           "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    CHECK(sha256Hex(std::vector<std::uint8_t>(1000000, 'a')) ==
+    CHECK(io::sha256Hex(std::vector<std::uint8_t>(1000000, 'a')) ==
           "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     // A whole block, so the padding takes a block of its own.
-    CHECK(sha256Hex(std::vector<std::uint8_t>(64, 'a')) ==
+    CHECK(io::sha256Hex(std::vector<std::uint8_t>(64, 'a')) ==
           "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 }
 
@@ -235,10 +235,10 @@ TEST_CASE("sha256: bytes given in pieces hash as the whole") {
     std::vector<std::uint8_t> bytes(300000);
     for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::uint8_t(i * 131 + (i >> 9));
     for (std::size_t piece : {1, 63, 64, 65, 4096, 100001}) {
-        Sha256 hash;
+        io::Sha256 hash;
         for (std::size_t at = 0; at < bytes.size(); at += piece)
             hash.update(std::span(bytes).subspan(at, std::min(piece, bytes.size() - at)));
-        CHECK_MESSAGE(hash.hex() == sha256Hex(bytes), "pieces of " << piece);
+        CHECK_MESSAGE(hash.hex() == io::sha256Hex(bytes), "pieces of " << piece);
     }
 }
 
@@ -279,11 +279,11 @@ TEST_CASE("rewrite: the biped's GLB passes through but for its root keys") {
     CHECK(toJson(again.baked.document).dump() == toJson(run.baked.document).dump());
 }
 
-TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied, writeFiles gathers them") {
+TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copied, io::writeFiles gathers them") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     const Run run = bake(glb, "biped.glb");
-    const SharedBytes& source = run.input.buffers[0];
+    const io::SharedBytes& source = run.input.buffers[0];
     std::uint64_t borrowed = 0, made = 0;
     for (const OutputPiece& p : run.baked.asset.main) {
         if (!p.bytes.empty()) {
@@ -300,11 +300,11 @@ TEST_CASE("rewrite: a GLB's mesh bytes are written from the input's, never copie
     CHECK(borrowed + run.baked.asset.bytesDropped + run.baked.asset.bytesAppended >= source.size());
 
     test::TempDir dir("gather");
-    std::vector<PlannedFile> files;
+    std::vector<io::PlannedFile> files;
     files.push_back({dir.path / "out.glb", {1, 2, 3}, {}});
     for (const OutputPiece& p : run.baked.asset.main)
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
-    REQUIRE_FALSE(writeFiles(std::move(files), {}, false));
+    REQUIRE_FALSE(io::writeFiles(std::move(files), {}, false));
     std::vector<std::uint8_t> expected{1, 2, 3};
     const std::vector<std::uint8_t> joined = joinPieces(run.baked.asset.main);
     expected.insert(expected.end(), joined.begin(), joined.end());
@@ -515,7 +515,7 @@ TEST_CASE("rewrite: old keys a live view overlaps stay, a view moves down by wha
         alias = doc["bufferViews"].size() - 1;
         doc["buffers"].push_back(
             {{"byteLength", otherBytes.size()},
-             {"uri", "data:application/octet-stream;base64," + encodeBase64(otherBytes)}});
+             {"uri", "data:application/octet-stream;base64," + io::encodeBase64(otherBytes)}});
         doc["bufferViews"].push_back({{"buffer", 1}, {"byteOffset", 64}, {"byteLength", 32}});
         other = doc["bufferViews"].size() - 1;
     });
@@ -585,7 +585,7 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     std::ofstream(dir / "biped.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(biped.bin.data()), std::streamsize(biped.bin.size()));
 
-    auto input = loadAsset(dir / "biped.gltf");
+    auto input = gltf::loadAsset(dir / "biped.gltf");
     REQUIRE(input.ok());
     BakeSettings settings;
     settings.rewrite = writing(Container::Gltf, "walk.bin");
@@ -600,7 +600,7 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
     std::ofstream(dir / "out" / "walk.bin", std::ios::binary)
         .write(reinterpret_cast<const char*>(baked->asset.files[0].bytes.data()),
                std::streamsize(baked->asset.files[0].bytes.size()));
-    auto output = loadAsset(dir / "out" / "walk.gltf");
+    auto output = gltf::loadAsset(dir / "out" / "walk.gltf");
     REQUIRE(output.ok());
     CHECK(output->document["buffers"][0]["uri"] == "walk.bin");
     checkPassthrough(Run{std::move(*input), std::move(*baked), std::move(*output)});
@@ -609,7 +609,7 @@ TEST_CASE("rewrite: a .gltf's changed .bin is written under the output's name, t
 TEST_CASE("rewrite: GLB to .gltf writes the BIN chunk as the named .bin") {
     const samples::Biped biped = samples::makeBiped();
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
-    const Asset input = load(glb, "biped.glb");
+    const gltf::Asset input = load(glb, "biped.glb");
     auto out = rewriteAsset(input, {}, writing(Container::Gltf, "walk.bin"));
     REQUIRE(out.ok());
     REQUIRE(out->files.size() == 1);
@@ -646,7 +646,7 @@ TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte f
                              "assimp-testmodels-good/textureTransform/TextureTransformTest.gltf"}) {
         CAPTURE(file);
         const fs::path path = shared / "corpus" / file;
-        const Asset input = load(fileBytes(path), path.filename().string(), path.parent_path());
+        const gltf::Asset input = load(fileBytes(path), path.filename().string(), path.parent_path());
         auto out = rewriteAsset(input, {}, writing(Container::Glb));
         REQUIRE(out.ok());
         CHECK(out->files.empty());
@@ -658,7 +658,7 @@ TEST_CASE("rewrite: a .gltf's buffers merge into one GLB, images embedded byte f
             imageBytes += f.size;
         }
         CHECK(joinPieces(out->main).size() + imageBytes <= out->mainSize);
-        const Asset output = load(test::wholeOutput(*out), "out.glb");
+        const gltf::Asset output = load(test::wholeOutput(*out), "out.glb");
         CHECK(output.document["buffers"].size() == 1);
         for (std::size_t v = 0; v < input.document["bufferViews"].size(); ++v)
             CHECK(viewBytes(output, v) == viewBytes(input, v));

@@ -7,7 +7,7 @@
 #include "cli/verify.h"
 #include "pipeline/pipeline.h"
 #include "rootbake/version.h"
-#include "write/files.h"
+#include "io/write_files.h"
 #include "write/sidecar.h"
 
 #include <algorithm>
@@ -80,7 +80,7 @@ void removeEmpty(const std::vector<fs::path>& folders) {
 // How bake settles the asset: the analysis options of the input (config and command line), the
 // run's limits, the output's container and names (the input's hash is set once it is taken).
 pipeline::BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args, const InputFile& input,
-                                    const Asset& asset, const fs::path& out, write::Container container) {
+                                    const gltf::Asset& asset, const fs::path& out, write::Container container) {
     pipeline::BakeSettings settings;
     settings.analysis = optionsForAsset(run, input);
     settings.clipAnalysis = optionsForClips(run, input, asset);
@@ -100,8 +100,8 @@ pipeline::BakeSettings bakeSettings(const RunContext& run, const BakeArgs& args,
 
 // The files of one bake: the asset (gathered from its pieces; the asset and `baked` outlive the
 // write), its sidecar, and the files beside it (.bin, images), whose bytes move into the plan.
-std::vector<PlannedFile> plannedFiles(const fs::path& out, pipeline::Baked& baked) {
-    std::vector<PlannedFile> files;
+std::vector<io::PlannedFile> plannedFiles(const fs::path& out, pipeline::Baked& baked) {
+    std::vector<io::PlannedFile> files;
     files.push_back({out, {}, {}});
     for (const write::OutputPiece& p : baked.asset.main)
         files.back().gathered.push_back(p.bytes.empty() ? p.input : std::span<const std::uint8_t>(p.bytes));
@@ -117,7 +117,7 @@ std::vector<PlannedFile> plannedFiles(const fs::path& out, pipeline::Baked& bake
 // What bake --report and bake --verify take from the one pass of the pipeline over their
 // one input: nothing is loaded, analysed or read back again.
 struct KeptBake {
-    Asset asset;
+    gltf::Asset asset;
     pipeline::Baked baked;
     report::AssetReport page;     // --report: the asset's section of the page
     std::vector<fs::path> reads;  // --report: the files the page must not overwrite
@@ -125,7 +125,7 @@ struct KeptBake {
 
 // --glb or --gltf, else the name's extension (-o walk.gltf; a .vrma is a GLB), else the input's
 // container.
-write::Container outputContainer(const BakeArgs& args, const fs::path& out, const Asset& asset) {
+write::Container outputContainer(const BakeArgs& args, const fs::path& out, const gltf::Asset& asset) {
     const std::string ext = lowerAscii(out.extension().string());
     return args.glb                          ? write::Container::Glb
            : args.gltf                       ? write::Container::Gltf
@@ -144,7 +144,7 @@ struct ClipsPrinted {
     int fromFeet = 0;           // clips with their travel from the feet, in the sidecar only
 };
 
-ClipsPrinted printedClips(const RunContext& run, const std::string& label, const Asset& asset,
+ClipsPrinted printedClips(const RunContext& run, const std::string& label, const gltf::Asset& asset,
                           const pipeline::Baked& baked, AssetOutcome& outcome) {
     ClipsPrinted printed;
     for (std::size_t i = 0; i < baked.clips.size(); ++i) {
@@ -201,7 +201,7 @@ void addWritten(const std::string& label, const fs::path& out, const pipeline::B
 // not declare, and the files written beside it (.bin, images) are not known before.
 Status writeBake(const BakeArgs& args, const InputFile& input, const fs::path& out, pipeline::Baked& baked,
                  std::string& depRule, int& code) {
-    std::vector<PlannedFile> files = plannedFiles(out, baked);
+    std::vector<io::PlannedFile> files = plannedFiles(out, baked);
     std::vector<fs::path> reads{input.path};
     reads.insert(reads.end(), baked.asset.reads.begin(), baked.asset.reads.end());
     std::string rule;
@@ -210,7 +210,7 @@ Status writeBake(const BakeArgs& args, const InputFile& input, const fs::path& o
         if (!made) return code = kCannotWrite, made.error();
         rule = std::move(*made);
     }
-    if (auto failure = writeFiles(std::move(files), reads, args.force))
+    if (auto failure = io::writeFiles(std::move(files), reads, args.force))
         return code = failure->refused ? kUsage : kCannotWrite, Error{failure->message};
     depRule = std::move(rule);
     return Ok{};
@@ -385,8 +385,8 @@ int makeFolders(const std::vector<fs::path>& made) {
 int writeDepfile(const BakeArgs& args, const std::vector<std::string>& depRules, int status) {
     std::string text;
     for (const std::string& rule : depRules) text += rule;
-    std::vector<PlannedFile> depfile{{args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
-    if (auto failure = writeFiles(std::move(depfile), {}, true)) {
+    std::vector<io::PlannedFile> depfile{{args.depfile, std::vector<std::uint8_t>(text.begin(), text.end()), {}}};
+    if (auto failure = io::writeFiles(std::move(depfile), {}, true)) {
         printError(failure->message);
         status = combineExitCodes(status, kCannotWrite);
     }

@@ -123,7 +123,7 @@ fs::path committedSidecar(const CheckArgs& args, bool againstFolder, const Input
 }
 
 // Every clip of the asset against its committed record, and every record left without a clip.
-Compared compareClips(const Asset& asset, const pipeline::Analysed& analysed, const Sidecar& sidecar,
+Compared compareClips(const gltf::Asset& asset, const pipeline::Analysed& analysed, const Sidecar& sidecar,
                       const fs::path& committed, double tolerance) {
     Compared compared;
     std::vector<bool> matched(sidecar.clips.size(), false);
@@ -169,7 +169,7 @@ AssetOutcome checkAsset(const RunContext& run, const CheckArgs& args, bool again
     outcome.err += loadWarnings(run, *asset);
     outcome.rulesMatched = matchedRules(input, *asset);
     // A sidecar that cannot be read is an input error (exit 2), not a change (4).
-    auto text = readFileText(committed, {pipeline::kMaxSidecarBytes, ""});
+    auto text = io::readFileText(committed, {pipeline::kMaxSidecarBytes, ""});
     if (!text)
         return fail(
             kBadInput,

@@ -71,7 +71,7 @@ std::string jsonText(const nlohmann::ordered_json& document);
 
 // Every limit of loading and analysis, by the name its error gives ("more than maxNodes").
 struct Limits {
-    LoadLimits load;
+    gltf::LoadLimits load;
     std::uint64_t maxSamples = Options{}.maxSamples;
     std::uint64_t maxAssetNodeSamples = pipeline::kMaxAssetNodeSamples;
     std::uint64_t maxAssetTrackSamples = pipeline::kMaxAssetTrackSamples;

@@ -97,7 +97,7 @@ AnalysisArgs readOptions(const Json& object, const std::string& path, bool defau
 }  // namespace
 
 Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileName) {
-    Result<Json> parsed = parseOrderedJson(bytes);
+    Result<Json> parsed = io::parseOrderedJson(bytes);
     if (!parsed) return Error{fileName + ": not JSON: " + parsed.error().message};
     const Json document = std::move(*parsed);
     ConfigFile config;
@@ -127,7 +127,7 @@ Result<ConfigFile> parseConfig(std::string_view bytes, const std::string& fileNa
 Result<ConfigFile> readConfig(const fs::path& file) {
     // A config is a few rules; 16 MiB is far past any, and bounds what a stray file costs.
     constexpr std::uint64_t kMaxConfigBytes = 16ull << 20;
-    auto text = readFileText(file, {kMaxConfigBytes, ""});
+    auto text = io::readFileText(file, {kMaxConfigBytes, ""});
     if (!text) return Error{file.string() + ": cannot read the config file: " + text.error().message};
     return parseConfig(*text, file.string());
 }

@@ -20,7 +20,7 @@ size_t arraySize(const Json& doc, const char* key) {
 
 // Counts of target paths and of sampler interpolations, from the document
 // itself so that weights and KHR_animation_pointer channels are listed too.
-Json describeClip(const Asset& asset, const Clip& clip) {
+Json describeClip(const gltf::Asset& asset, const Clip& clip) {
     const Json& animation = asset.document["animations"][clip.gltfIndex];
     std::map<std::string, int> paths, interpolations;
     for (const Json& channel : animation["channels"]) {
@@ -47,7 +47,7 @@ Json describeClip(const Asset& asset, const Clip& clip) {
 
 // Every node in glTF order, with what --root, --character-node and --contacts need:
 // its name, its parent, whether a skin uses it as a joint, whether it carries a mesh.
-Json describeNodes(const Asset& asset) {
+Json describeNodes(const gltf::Asset& asset) {
     const Rig& rig = asset.rig;
     std::vector<std::uint8_t> joint(rig.rigIndexOfGltf.size(), 0);
     if (const auto skins = asset.document.find("skins"); skins != asset.document.end() && skins->is_array())
@@ -66,7 +66,7 @@ Json describeNodes(const Asset& asset) {
     return out;
 }
 
-Json describeSkins(const Asset& asset) {
+Json describeSkins(const gltf::Asset& asset) {
     Json out = Json::array();
     const auto skins = asset.document.find("skins");
     if (skins == asset.document.end() || !skins->is_array()) return out;
@@ -82,7 +82,7 @@ Json describeSkins(const Asset& asset) {
     return out;
 }
 
-Json describeAsset(const Asset& asset) {
+Json describeAsset(const gltf::Asset& asset) {
     Json out;
     out["file"] = asset.fileName;
     out["container"] = asset.binary ? "glb" : "gltf";
@@ -146,7 +146,7 @@ int info(const InfoArgs& args) {
     Json assets = Json::array();
     int status = kOk;
     for (const InputFile& input : run.inputs) {
-        std::optional<Asset> asset = loadPrinting(run, input, status);
+        std::optional<gltf::Asset> asset = loadPrinting(run, input, status);
         if (!asset) continue;
         Json described = describeAsset(*asset);
         if (args.common.json)

@@ -5,9 +5,9 @@
 #include "cli/run.h"
 
 #include "gltf/asset.h"
+#include "io/write_files.h"
 #include "report/report.h"
 #include "rootbake/version.h"
-#include "write/files.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -34,8 +34,8 @@ Status checkReportOutput(const std::string& output) {
     return Ok{};
 }
 
-report::AssetReport describeInput(const std::string& input, const Asset& asset, const pipeline::Analysed& analysed,
-                                  int& status) {
+report::AssetReport describeInput(const std::string& input, const gltf::Asset& asset,
+                                  const pipeline::Analysed& analysed, int& status) {
     report::AssetReport page{assetLabel(input), {}};
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const Clip& clip = asset.clips[i];
@@ -50,7 +50,7 @@ report::AssetReport describeInput(const std::string& input, const Asset& asset, 
     return page;
 }
 
-void addReads(const InputFile& input, const Asset& asset, std::vector<fs::path>& reads) {
+void addReads(const InputFile& input, const gltf::Asset& asset, std::vector<fs::path>& reads) {
     reads.push_back(input.path);
     for (const std::string& uri : asset.externalUris) reads.push_back(asset.folder / uri);
 }
@@ -61,9 +61,9 @@ int writeReportPage(const ReportArgs& args, const std::vector<report::AssetRepor
     settings.generator = "rootbake " ROOTBAKE_VERSION;
     settings.options = options;
     const std::string html = report::writeReport(assets, settings);
-    std::vector<PlannedFile> files;
+    std::vector<io::PlannedFile> files;
     files.push_back({args.output, std::vector<std::uint8_t>(html.begin(), html.end()), {}});
-    if (auto failure = writeFiles(std::move(files), reads, args.force)) {
+    if (auto failure = io::writeFiles(std::move(files), reads, args.force)) {
         printError(failure->message);
         return failure->refused ? kUsage : kCannotWrite;
     }
@@ -89,7 +89,7 @@ int report(const ReportArgs& args) {
     std::vector<fs::path> reads;
     int status = kOk;
     for (const InputFile& input : run.inputs) {
-        std::optional<Asset> asset = loadPrinting(run, input, status);
+        std::optional<gltf::Asset> asset = loadPrinting(run, input, status);
         if (!asset) continue;
         addReads(input, *asset, reads);
         auto analysed = analyseInput(run, *asset, optionsForClips(run, input, *asset));

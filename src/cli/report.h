@@ -29,11 +29,11 @@ Status checkReportOutput(const std::string& output);
 
 // One input's section of the page, from the pipeline's result: each clip analyzeClip refused
 // is printed and sets `status` to bad input.
-report::AssetReport describeInput(const std::string& input, const Asset& asset, const pipeline::Analysed& analysed,
-                                  int& status);
+report::AssetReport describeInput(const std::string& input, const gltf::Asset& asset,
+                                  const pipeline::Analysed& analysed, int& status);
 
 // The input's file and the files it names: the page must not overwrite one.
-void addReads(const InputFile& input, const Asset& asset, std::vector<std::filesystem::path>& reads);
+void addReads(const InputFile& input, const gltf::Asset& asset, std::vector<std::filesystem::path>& reads);
 
 // The page of `assets` (options: the analysis's, printed in the page) written to args.output
 // (checkReportOutput passed)

@@ -168,7 +168,7 @@ namespace {
 
 // An asset rootbake baked has its sidecar beside it, whose generator says so (in its first
 // bytes: the generator is the sidecar's second member). Its clips are in place already.
-void warnIfBaked(const fs::path& path, Asset& asset) {
+void warnIfBaked(const fs::path& path, gltf::Asset& asset) {
     const fs::path sidecar = path.parent_path() / (path.stem().string() + ".rootmotion.json");
     std::ifstream in(sidecar, std::ios::binary);
     if (!in) return;
@@ -183,7 +183,7 @@ void warnIfBaked(const fs::path& path, Asset& asset) {
 
 }  // namespace
 
-Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts) {
+Result<gltf::Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts) {
     auto loaded = pipeline::loadAsset(input.path, run.limits.load, facts != nullptr);
     if (!loaded) return Error{withLimitHint(loaded.error().message)};
     if (facts) facts->sha256 = std::move(loaded->sha256);
@@ -191,7 +191,7 @@ Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFact
     return std::move(loaded->asset);
 }
 
-std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status) {
+std::optional<gltf::Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status) {
     auto asset = loadInput(run, input);
     if (!asset) {
         printError(asset.error().message);
@@ -217,7 +217,7 @@ std::string causeOf(const std::string& warning) {
 
 }  // namespace
 
-std::string loadWarnings(const RunContext& run, const Asset& asset) {
+std::string loadWarnings(const RunContext& run, const gltf::Asset& asset) {
     std::string out;
     if (run.args.quiet) return out;
     // One line per cause (71 accessors with a repeated key time are one line): the first place
@@ -237,7 +237,7 @@ std::string loadWarnings(const RunContext& run, const Asset& asset) {
     return out;
 }
 
-std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset) {
+std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const gltf::Asset& asset) {
     std::vector<Options> out;
     out.reserve(asset.clips.size());
     for (const Clip& clip : asset.clips) {
@@ -254,7 +254,7 @@ Options optionsForAsset(const RunContext& run, const InputFile& input) {
     return options;
 }
 
-Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) {
+Status checkNamedNodes(const gltf::Asset& asset, const std::vector<Options>& options) {
     std::vector<std::string> names;
     for (const std::string& name : asset.rig.name)
         if (!name.empty()) names.push_back(name);
@@ -273,7 +273,7 @@ Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options) 
     return Ok{};
 }
 
-Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset,
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const gltf::Asset& asset,
                                         const std::vector<Options>& options) {
     if (Status named = checkNamedNodes(asset, options); !named) return named.error();
     auto analysed = pipeline::analyseAsset(
@@ -397,7 +397,7 @@ void printDoubtSummary(const RunContext& run, const std::vector<AssetOutcome>& o
                  clips == 1 ? "clip" : "clips");
 }
 
-std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset) {
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const gltf::Asset& asset) {
     std::vector<std::uint8_t> matched;
     if (!input.config) return matched;
     for (const ClipRule& rule : input.config->clips)

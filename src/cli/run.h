@@ -53,28 +53,28 @@ struct InputFacts {
 
 // The pipeline's load (pipeline::loadAsset) with the run's limits; an error over a limit
 // says how to raise it. With facts, the file is read once for both.
-Result<Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
+Result<gltf::Asset> loadInput(const RunContext& run, const InputFile& input, InputFacts* facts = nullptr);
 
 // loadInput for the commands that print as they go (info, report) and go on past an input
 // that does not load: its error printed and `status` set to bad input (nothing returned),
 // else its load warnings printed.
-std::optional<Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status);
+std::optional<gltf::Asset> loadPrinting(const RunContext& run, const InputFile& input, int& status);
 
 // A node the options name (--root, --character-node, --contacts or rootbake.json) that is not
 // in the asset: one error for the asset, before any clip is analysed, with the nearest names.
-Status checkNamedNodes(const Asset& asset, const std::vector<Options>& options);
+Status checkNamedNodes(const gltf::Asset& asset, const std::vector<Options>& options);
 
 // The pipeline's analysis (pipeline::analyseAsset) with the run's limits and each clip's
 // options (optionsForClips); an error over a limit names the file and how to raise it.
-Result<pipeline::Analysed> analyseInput(const RunContext& run, const Asset& asset,
+Result<pipeline::Analysed> analyseInput(const RunContext& run, const gltf::Asset& asset,
                                         const std::vector<Options>& options);
 
 // "rootbake: warning: <file>: <warning>\n" for each cause of the asset's load warnings
-// (Asset::warnings; messageLines, wrapped under the file past kColumns); empty with --quiet.
-std::string loadWarnings(const RunContext& run, const Asset& asset);
+// (gltf::Asset::warnings; messageLines, wrapped under the file past kColumns); empty with --quiet.
+std::string loadWarnings(const RunContext& run, const gltf::Asset& asset);
 
 // The options of each clip of the asset: config and command line, with the limits.
-std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const Asset& asset);
+std::vector<Options> optionsForClips(const RunContext& run, const InputFile& input, const gltf::Asset& asset);
 // The asset's own (the up axis, a sidecar header): the config's defaults and the command line.
 Options optionsForAsset(const RunContext& run, const InputFile& input);
 
@@ -91,7 +91,7 @@ struct AssetOutcome {
 };
 
 // AssetOutcome::rulesMatched of a loaded asset.
-std::vector<std::uint8_t> matchedRules(const InputFile& input, const Asset& asset);
+std::vector<std::uint8_t> matchedRules(const InputFile& input, const gltf::Asset& asset);
 
 // Unless --quiet, one warning on stderr per config clip rule that no clip of the assets
 // it applied to matched: a glob with a typo changes nothing, silently.

@@ -182,7 +182,7 @@ int replayAndPrint(const VerifyArgs& args, verify::Replay& replay) {
 
 }  // namespace
 
-int verifyBaked(const VerifyArgs& args, const Asset& asset, const pipeline::Baked& baked) {
+int verifyBaked(const VerifyArgs& args, const gltf::Asset& asset, const pipeline::Baked& baked) {
     auto replay = verify::replayBake(asset, baked, args.sidecar);
     if (!replay) return printError(replay.error().message), kBadInput;
     return replayAndPrint(args, *replay);

@@ -27,6 +27,6 @@ int verify(const VerifyArgs& args);
 // made in place as the output holds them, moved by the tracks of the typed sidecar the bake
 // wrote (Baked::sidecar), as verify replays the files it reads. args name the files, as the
 // table prints them.
-int verifyBaked(const VerifyArgs& args, const Asset& asset, const pipeline::Baked& baked);
+int verifyBaked(const VerifyArgs& args, const gltf::Asset& asset, const pipeline::Baked& baked);
 
 }  // namespace rootbake::cli

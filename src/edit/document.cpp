@@ -31,17 +31,17 @@ std::uint64_t align4(std::uint64_t n) {
     return (n + 3) / 4 * 4;
 }
 
-std::span<const std::uint8_t> sourceBytes(const Asset& asset, std::size_t buffer) {
+std::span<const std::uint8_t> sourceBytes(const gltf::Asset& asset, std::size_t buffer) {
     return buffer < asset.buffers.size() ? std::span<const std::uint8_t>(asset.buffers[buffer])
                                          : std::span<const std::uint8_t>();
 }
 
-bool hasNoData(const Asset& asset, const EditedDocument& edited, std::size_t buffer) {
+bool hasNoData(const gltf::Asset& asset, const EditedDocument& edited, std::size_t buffer) {
     const Json& b = edited.document["buffers"][buffer];
     return !member(b, "uri") && !(asset.binary && buffer == 0) && !edited.buffers[buffer].touched;
 }
 
-std::uint64_t heldBytes(const Asset& asset, const EditedDocument& edited, std::size_t buffer) {
+std::uint64_t heldBytes(const gltf::Asset& asset, const EditedDocument& edited, std::size_t buffer) {
     const BufferEdit& edit = edited.buffers[buffer];
     return edit.touched ? edit.kept + edit.tail.size() : sourceBytes(asset, buffer).size();
 }

@@ -53,10 +53,10 @@ const Json* extensionOf(const Json& object, const char* name);
 std::uint64_t align4(std::uint64_t n);
 
 // The source bytes of a buffer as read (empty for one made by the edits).
-std::span<const std::uint8_t> sourceBytes(const Asset& asset, std::size_t buffer);
+std::span<const std::uint8_t> sourceBytes(const gltf::Asset& asset, std::size_t buffer);
 // No bytes behind the buffer (an extension's fallback buffer); one the edits made has them.
-bool hasNoData(const Asset& asset, const EditedDocument& edited, std::size_t buffer);
+bool hasNoData(const gltf::Asset& asset, const EditedDocument& edited, std::size_t buffer);
 // Bytes the buffer holds now: all of the source when untouched (a GLB's padding too).
-std::uint64_t heldBytes(const Asset& asset, const EditedDocument& edited, std::size_t buffer);
+std::uint64_t heldBytes(const gltf::Asset& asset, const EditedDocument& edited, std::size_t buffer);
 
 }  // namespace rootbake::edit

@@ -117,7 +117,7 @@ Result<int> anyDataBuffer(EditState& state) {
     return Error{"buffers: none can take the rewritten keys (every buffer has no data)"};
 }
 
-Result<EditedDocument> editDocument(const Asset& asset, const std::vector<ClipRewrite>& clips,
+Result<EditedDocument> editDocument(const gltf::Asset& asset, const std::vector<ClipRewrite>& clips,
                                     bool keepSource, const NewRootBone* rootBone,
                                     const std::vector<AnimationExtras>& extras) {
     EditState state(asset);

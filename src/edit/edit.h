@@ -64,7 +64,7 @@ struct AnimationExtras {
 //   4. append the new keys at the end of their buffer, 4-byte aligned.
 // At most one rewrite per animation, in any order. Fails on a skin of the root bone's child whose
 // inverse bind matrices cannot be read, or keys with no buffer that has data to take them.
-Result<EditedDocument> editDocument(const Asset& asset, const std::vector<ClipRewrite>& clips,
+Result<EditedDocument> editDocument(const gltf::Asset& asset, const std::vector<ClipRewrite>& clips,
                                     bool keepSource, const NewRootBone* rootBone = nullptr,
                                     const std::vector<AnimationExtras>& extras = {});
 
@@ -143,13 +143,13 @@ void moveUnderRootBone(std::vector<float>& values, Interpolation interpolation, 
 // error names the file and the object: a node of that name elsewhere, a node above the root named
 // like the bone that moves, clips with different roots, no clip with a root, a parent under which a
 // turn is not a rigid motion.
-Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedClip>& clips,
+Result<RootBonePlan> planRootBone(const gltf::Asset& asset, const std::vector<BakedClip>& clips,
                                   const std::string& name);
 
 // Before the analysis: a clip whose root would be an idle node named like the bone (a Blender rig's
 // `root` keyed in place, which findRoot takes for the root since it has translation keys) is
 // analysed on the root below it instead, so that the bone can be reused. Clips given a root keep it.
-std::vector<Options> pinRootsBelowIdleBone(const Asset& asset, std::vector<Options> options,
+std::vector<Options> pinRootsBelowIdleBone(const gltf::Asset& asset, std::vector<Options> options,
                                            const std::string& name);
 
 }  // namespace rootbake::edit

@@ -41,7 +41,7 @@ void moveChildUnderBone(Json& child, const glm::dvec3& translation) {
 
 // The skin's inverse bind matrices with the bone's appended (NewRootBone says which).
 Status appendInverseBind(EditState& state, std::size_t s, const NewRootBone& bone) {
-    const Asset& asset = state.asset;
+    const gltf::Asset& asset = state.asset;
     Json& skin = state.out.document["skins"][s];
     const Json& joints = skin["joints"];
     const int accessor = skin["inverseBindMatrices"].get<int>();

@@ -74,7 +74,7 @@ struct CommonRoot {
     std::size_t clip = 0;
 };
 
-Result<CommonRoot> findCommonRoot(const Asset& asset, const std::vector<BakedClip>& clips,
+Result<CommonRoot> findCommonRoot(const gltf::Asset& asset, const std::vector<BakedClip>& clips,
                                   const std::string& name) {
     const Rig& rig = asset.rig;
     CommonRoot root;
@@ -172,7 +172,7 @@ std::string boneMotion(const Rig& rig, const Clip& clip, int bone, const std::ve
 
 // A node above the root named like the bone takes the motion keys only if its own keys are
 // constant in every clip that gets them: otherwise the bake would overwrite its motion.
-Status checkIdle(const Asset& asset, const std::vector<BakedClip>& clips, int root, int bone,
+Status checkIdle(const gltf::Asset& asset, const std::vector<BakedClip>& clips, int root, int bone,
                  const std::vector<glm::dmat4>& restScene) {
     for (std::size_t i = 0; i < clips.size(); ++i) {
         const ClipAnalysis& a = clips[i].analysis;
@@ -188,7 +188,7 @@ Status checkIdle(const Asset& asset, const std::vector<BakedClip>& clips, int ro
 
 // A reused bone moves every node under it; besides the root's branch, only a skinned mesh may hang
 // from it (glTF ignores that node's transform), since anything else would travel with it.
-Status checkSideBranches(const Asset& asset, int bone, int root) {
+Status checkSideBranches(const gltf::Asset& asset, int bone, int root) {
     const Rig& rig = asset.rig;
     int branch = root;
     while (rig.parent[branch] != bone) branch = rig.parent[branch];
@@ -317,7 +317,7 @@ NewRootBone newBone(const Rig& rig, int root, const std::string& name, const Bon
 
 }  // namespace
 
-Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedClip>& clips,
+Result<RootBonePlan> planRootBone(const gltf::Asset& asset, const std::vector<BakedClip>& clips,
                                   const std::string& name) {
     const Rig& rig = asset.rig;
     auto root = findCommonRoot(asset, clips, name);
@@ -370,7 +370,7 @@ Result<RootBonePlan> planRootBone(const Asset& asset, const std::vector<BakedCli
     return plan;
 }
 
-std::vector<Options> pinRootsBelowIdleBone(const Asset& asset, std::vector<Options> options,
+std::vector<Options> pinRootsBelowIdleBone(const gltf::Asset& asset, std::vector<Options> options,
                                            const std::string& name) {
     const Rig& rig = asset.rig;
     std::vector<glm::dmat4> scene(rig.size());

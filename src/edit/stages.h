@@ -31,9 +31,9 @@ struct NewKeys {
 };
 
 struct EditState {
-    explicit EditState(const Asset& input) : asset(input) {}
+    explicit EditState(const gltf::Asset& input) : asset(input) {}
 
-    const Asset& asset;
+    const gltf::Asset& asset;
     EditedDocument out;
     References refs;
     std::size_t originalViews = 0;       // bufferViews before any was added

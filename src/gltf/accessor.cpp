@@ -77,10 +77,11 @@ std::uint64_t readIndex(const std::uint8_t* p, int type) {
 }
 
 bool isDecoded(DecodedViews decoded, int view) {
-    return static_cast<std::size_t>(view) < decoded.size() && !decoded[static_cast<std::size_t>(view)].empty();
+    return static_cast<std::size_t>(view) < decoded.size() &&
+           !decoded[static_cast<std::size_t>(view)].empty();
 }
 
-const std::uint8_t* viewData(const Layout& layout, int view, const std::vector<SharedBytes>& buffers,
+const std::uint8_t* viewData(const Layout& layout, int view, const std::vector<io::SharedBytes>& buffers,
                              DecodedViews decoded) {
     if (isDecoded(decoded, view)) return decoded[static_cast<std::size_t>(view)].data();
     const ViewLayout& v = layout.views[view];
@@ -115,7 +116,8 @@ const char* missingBytes(const Layout& layout, const AccessorLayout& a, DecodedV
 }
 
 void decodeAccessor(const Layout& layout, const AccessorLayout& a,
-                    const std::vector<SharedBytes>& buffers, std::vector<float>& out, DecodedViews decoded) {
+                    const std::vector<io::SharedBytes>& buffers, std::vector<float>& out,
+                    DecodedViews decoded) {
     const std::size_t width = static_cast<std::size_t>(a.components);
     out.assign(static_cast<std::size_t>(a.count) * width, 0.0f);
     if (a.view >= 0)

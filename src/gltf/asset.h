@@ -5,8 +5,8 @@
 // document and buffers are kept as read, for the writer to pass through.
 #pragma once
 
-#include "rootbake/bake.h"
 #include "io/read_file.h"
+#include "rootbake/bake.h"
 #include "rootbake/result.h"
 
 #include <nlohmann/json.hpp>
@@ -17,23 +17,24 @@
 #include <string>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::gltf {
 
 struct LoadLimits {
-    std::uint64_t maxFileBytes = 4ull << 30;     // bytes of the .glb/.gltf itself
-    std::uint64_t maxBufferBytes = 4ull << 30;   // decoded buffer bytes, all buffers together
+    std::uint64_t maxFileBytes = 4ull << 30;       // bytes of the .glb/.gltf itself
+    std::uint64_t maxBufferBytes = 4ull << 30;     // decoded buffer bytes, all buffers together
     std::uint64_t maxAccessorElements = 1u << 28;  // count of one accessor
     int maxNodes = 1 << 20;
-    int maxDepth = 4096;       // node hierarchy depth
+    int maxDepth = 4096;  // node hierarchy depth
     int maxKeysPerChannel = 1 << 24;
     // decoded key data (4-byte floats) of every node channel together, a shared sampler once per
-    // channel naming it (each gets a copy): 128 MiB, 20 minutes of a 100-joint rig keyed in position and rotation at
-    // 30 per second; with the file and maxAssetTrackSamples' results, a hostile file stays under 256 MiB
+    // channel naming it (each gets a copy): 128 MiB, 20 minutes of a 100-joint rig keyed in position and
+    // rotation at 30 per second; with the file and maxAssetTrackSamples' results, a hostile file stays under
+    // 256 MiB
     std::uint64_t maxKeyBytes = 1ull << 27;
     // image files beside the asset, all together, each once: not read but by bake, which copies or
     // embeds them (streamed, 64 KiB at a time)
     std::uint64_t maxImageBytes = 4ull << 30;
-    int maxJsonDepth = 128;    // nesting of JSON arrays and objects (nlohmann's dump() recurses)
+    int maxJsonDepth = 128;  // nesting of JSON arrays and objects (nlohmann's dump() recurses)
 };
 
 struct Asset {
@@ -41,12 +42,12 @@ struct Asset {
     std::filesystem::path folder;  // the folder external URIs resolve against
     bool binary = false;           // read from a GLB container
 
-    nlohmann::ordered_json document;                // the JSON as read, key order kept
+    nlohmann::ordered_json document;  // the JSON as read, key order kept
     // The text the document was parsed from (a GLB's JSON chunk), which the writer splices:
     // whoever edits the document clears it, and the writer then prints the document whole.
-    SharedBytes jsonText;
-    std::vector<SharedBytes> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0,
-                                       // a slice of the file; empty for a buffer without uri and data)
+    io::SharedBytes jsonText;
+    std::vector<io::SharedBytes> buffers;  // bytes of buffers[i] (the GLB BIN chunk for a GLB's buffer 0,
+                                           // a slice of the file; empty for a buffer without uri and data)
     // Relative URIs of buffers (read) and images (checked to be regular files
     // inside folder, never read), as written in the document, each once.
     std::vector<std::string> externalUris;
@@ -69,9 +70,9 @@ Result<Asset> loadAsset(const std::filesystem::path& file, const LoadLimits& lim
 // the file read (the size limit first), then loaded from the bytes, which it takes
 // (the asset shares them: a GLB's JSON and BIN chunks are slices of them, not copies).
 // progress, when set, is told the bytes in place as the file is read (FileRead::progress).
-Result<SharedBytes> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {},
-                                  std::function<void(const SharedBytes&)> progress = {});
-Result<Asset> loadAssetFile(const SharedBytes& bytes, const std::filesystem::path& file,
+Result<io::SharedBytes> readAssetFile(const std::filesystem::path& file, const LoadLimits& limits = {},
+                                      std::function<void(const io::SharedBytes&)> progress = {});
+Result<Asset> loadAssetFile(const io::SharedBytes& bytes, const std::filesystem::path& file,
                             const LoadLimits& limits = {});
 
 // The same from bytes already in memory (the fuzzer's entry point). External
@@ -79,4 +80,4 @@ Result<Asset> loadAssetFile(const SharedBytes& bytes, const std::filesystem::pat
 Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
                                   const std::filesystem::path& folder, const LoadLimits& limits = {});
 
-}  // namespace rootbake
+}  // namespace rootbake::gltf

@@ -27,22 +27,25 @@ bool readAttribute(const draco::Mesh& mesh, const Json& attributes, const char* 
 
 }  // namespace
 
-const char* decodeDracoVertices(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
-                                std::uint64_t maxPoints, DecodedVertices& out) {
+const char* decodeDracoVertices(const Json& extension, const Layout& layout,
+                                const std::vector<io::SharedBytes>& buffers, std::uint64_t maxPoints,
+                                DecodedVertices& out) {
     const Json* view = member(extension, "bufferView");
     const Json* attributes = member(extension, "attributes");
-    if (!view || !view->is_number_unsigned() || view->get<std::size_t>() >= layout.views.size() || !attributes ||
-        !attributes->is_object())
+    if (!view || !view->is_number_unsigned() || view->get<std::size_t>() >= layout.views.size() ||
+        !attributes || !attributes->is_object())
         return "has a KHR_draco_mesh_compression without a bufferView or attributes";
     const ViewLayout& v = layout.views[view->get<std::size_t>()];
-    if (v.compressed || layout.buffers[std::size_t(v.buffer)].noData) return "has its Draco bytes in no buffer";
+    if (v.compressed || layout.buffers[std::size_t(v.buffer)].noData)
+        return "has its Draco bytes in no buffer";
     draco::DecoderBuffer bytes;
     bytes.Init(reinterpret_cast<const char*>(buffers[std::size_t(v.buffer)].data() + v.offset), v.length);
     draco::Decoder decoder;
     auto decoded = decoder.DecodeMeshFromBuffer(&bytes);
     if (!decoded.ok() || !decoded.value()) return "is Draco-compressed, and its bytes do not decode";
     const draco::Mesh& mesh = *decoded.value();
-    if (mesh.num_points() > maxPoints) return "is Draco-compressed with more points than rootbake reads (2^20)";
+    if (mesh.num_points() > maxPoints)
+        return "is Draco-compressed with more points than rootbake reads (2^20)";
     if (!readAttribute(mesh, *attributes, "POSITION", 3, out.positions))
         return "is Draco-compressed without a 3-number POSITION";
     // A skinned primitive without readable weights moves with no joint (as uncompressed).

@@ -105,9 +105,9 @@ Result<std::filesystem::path> resolveUri(std::string_view uri, const std::filesy
                                          const Where& at, bool* missing = nullptr);
 // Reads the first `bytes` bytes of a file; refuses a shorter file.
 Status readFilePrefix(const std::filesystem::path& file, std::string_view uri, std::uint64_t bytes,
-                      const Where& at, SharedBytes& out);
+                      const Where& at, io::SharedBytes& out);
 
-// ---- validate.cpp: structure, indices and byte ranges -----------------------
+// ---- validate.cpp, validate_layout.cpp, validate_animations.cpp: structure, indices and byte ranges
 
 struct BufferLayout {
     std::uint64_t byteLength = 0;
@@ -165,18 +165,31 @@ struct Layout {
     std::vector<AnimationLayout> animations;
 };
 
-// Everything that needs no buffer bytes, in document order: the asset object,
+// glTF's componentType values (glTF 2.0 section 3.6.2.2).
+constexpr int kByte = 5120, kUnsignedByte = 5121, kShort = 5122, kUnsignedShort = 5123, kUnsignedInt = 5125,
+              kFloat = 5126;
+
+// validate.cpp: everything that needs no buffer bytes, in document order: the asset object,
 // collection types, buffers/bufferViews/accessors (indices and byte ranges
 // against declared lengths, overflow-safe), meshes, skins, images, textures,
 // materials, and the animations (indices, accessor formats and counts,
 // duplicate targets). Nodes and scenes are buildRig's.
 Status validateDocument(const Json& document, bool binary, const LoadLimits& limits, Layout& layout);
+// validate_layout.cpp: buffers, bufferViews and accessors (indices and byte ranges against
+// declared lengths, overflow-safe) into layout's tables; validateDocument's first step.
+Status validateLayout(const Json& document, bool binary, const LoadLimits& limits, Layout& layout);
+// "VEC3 normalized UNSIGNED_SHORT", for messages.
+std::string accessorFormat(const AccessorLayout& a);
+// validate_animations.cpp: the animations against layout's accessors (indices, output formats
+// and counts, a node path animated twice, the key data within maxKeyBytes) into layout.animations.
+Status validateAnimations(const Json* animations, const LoadLimits& limits, std::size_t nodes,
+                          Layout& layout);
 // Builds the buffer/bufferView/accessor tables alone (no limits, no other
 // objects): for decodeAccessor on an Asset already validated.
 Status describeAccessors(const Json& document, Layout& layout);
 // Checks against the bytes (each buffer already holds byteLength bytes):
 // sparse indices are in range and strictly increasing.
-Status validateData(const Layout& layout, const std::vector<SharedBytes>& buffers);
+Status validateData(const Layout& layout, const std::vector<io::SharedBytes>& buffers);
 // The same for one sparse accessor's indices at p (a decoded view's bytes, for one that was not
 // in its buffer); errors name accessorAt.sparse.indices[k].
 Status checkSparseIndices(const AccessorLayout& a, const std::uint8_t* p, const Where& accessorAt);
@@ -200,11 +213,12 @@ const char* missingBytes(const Layout& layout, const AccessorLayout& accessor, D
 // divided out (glTF 2.0 section 3.11), sparse values substituted. out gets
 // count * components floats; its storage is reused.
 void decodeAccessor(const Layout& layout, const AccessorLayout& accessor,
-                    const std::vector<SharedBytes>& buffers, std::vector<float>& out, DecodedViews decoded = {});
+                    const std::vector<io::SharedBytes>& buffers, std::vector<float>& out,
+                    DecodedViews decoded = {});
 // The same for accessors[index] of a loaded Asset (tests, writers).
 Result<std::vector<float>> decodeAccessor(const Asset& asset, int index);
 
-// ---- convert.cpp: Rig and Clips --------------------------------------------
+// ---- rig.cpp, clips.cpp: Rig and Clips ----------------------------------------
 
 // Decomposes a column-major glTF matrix into TRS; false when it is not one
 // (projection row, shear, non-finite).
@@ -213,11 +227,10 @@ bool decomposeMatrix(const double m[16], Transform& out);
 Status buildRig(const Json& document, const LoadLimits& limits, Rig& rig);
 // The nodes a VRM animation's expressions read (VRMC_vrm_animation), marked on the rig.
 Status readExpressionNodes(const Json& document, Rig& rig);
-// animations -> Clips (key data: times, counts, finiteness).
+// clips.cpp: animations -> Clips (key data: times, counts, finiteness).
 // Repeated key times are kept (a step to the later key) with a warning.
-Status buildClips(const Json& document, const Layout& layout,
-                  const std::vector<SharedBytes>& buffers, const Rig& rig,
-                  std::vector<Clip>& clips, std::vector<std::string>& warnings);
+Status buildClips(const Json& document, const Layout& layout, const std::vector<io::SharedBytes>& buffers,
+                  const Rig& rig, std::vector<Clip>& clips, std::vector<std::string>& warnings);
 
 // ---- surface.cpp: the body's mesh for the analysis ---------------------------
 
@@ -226,20 +239,21 @@ Status buildClips(const Json& document, const Layout& layout,
 // A mesh that cannot be read leaves the surface empty with a note (and a warning when a
 // compressed stream fails); a vertex weighted to a joint the skin lacks is left out with a
 // warning.
-Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
+Status buildSurface(const Json& document, const Layout& layout, const std::vector<io::SharedBytes>& buffers,
                     Rig& rig, std::vector<std::string>& warnings);
 
 // ---- draco.cpp: KHR_draco_mesh_compression, for the analysis -------------------
 
 struct DecodedVertices {
-    std::vector<float> positions;       // 3 per vertex
+    std::vector<float> positions;        // 3 per vertex
     std::vector<float> joints, weights;  // 4 per vertex, when `weighted`
     bool weighted = false;
 };
 // A Draco-compressed primitive's POSITION, JOINTS_0 and WEIGHTS_0 (the extension object given),
 // at most maxPoints vertices; nullptr, or why they cannot be read.
-const char* decodeDracoVertices(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
-                                std::uint64_t maxPoints, DecodedVertices& out);
+const char* decodeDracoVertices(const Json& extension, const Layout& layout,
+                                const std::vector<io::SharedBytes>& buffers, std::uint64_t maxPoints,
+                                DecodedVertices& out);
 
 // ---- meshopt.cpp: EXT_meshopt_compression / KHR_meshopt_compression, for the analysis --
 
@@ -249,16 +263,16 @@ const Json* meshoptOf(const Json& view, const char** name = nullptr);
 // applied; at most maxCount elements, and never more than the stream could hold. nullptr, or
 // why they cannot be read (out is then empty). Any stream is safe: the library checks its bounds.
 const char* decodeMeshoptView(const Json& extension, const Layout& layout,
-                              const std::vector<SharedBytes>& buffers, std::size_t view,
+                              const std::vector<io::SharedBytes>& buffers, std::size_t view,
                               std::uint64_t maxCount, std::vector<std::uint8_t>& out);
 // Decodes into decoded[v] (sized as bufferViews) each meshopt-compressed view that `accessor` reads
 // and decoded does not hold yet; views whose bytes are in their buffer are left empty. Empty, or
 // why one cannot be read ("bufferViews[3].extensions.EXT_meshopt_compression does not decode").
 std::string decodeMeshoptViewsOf(const Json& document, const Layout& layout,
-                                 const std::vector<SharedBytes>& buffers, const AccessorLayout& accessor,
+                                 const std::vector<io::SharedBytes>& buffers, const AccessorLayout& accessor,
                                  std::uint64_t maxCount, std::vector<std::vector<std::uint8_t>>& decoded);
 
-// convert.cpp: a warning when every animation moves one node of its own, all joints of one
+// clips.cpp: a warning when every animation moves one node of its own, all joints of one
 // skin: an exporter's split of one animation (COLLADA2GLTF).
 void warnOfSplitAnimation(const Rig& rig, const std::vector<Clip>& clips, std::vector<std::string>& warnings);
 

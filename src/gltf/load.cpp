@@ -8,10 +8,9 @@
 #include <cstring>
 #include <system_error>
 
-namespace rootbake {
+namespace rootbake::gltf {
 
 namespace fs = std::filesystem;
-using namespace gltf;
 
 namespace {
 
@@ -32,20 +31,17 @@ void addUnique(std::vector<std::string>& list, const std::string& uri) {
 }
 
 // The bytes of every buffer: the GLB BIN chunk, a data: URI, or a file beside
-// the asset (only its first byteLength bytes). Image files are checked (URI
-// rules, a regular file) but not read: images pass through untouched. A missing
-// image is a warning (Asset::missingImages): only bake needs images.
+// the asset (only its first byteLength bytes).
 // assetBytes: the asset file's; a GLB's BIN chunk is a slice of them, not a copy.
-// Image files count against maxImageBytes, each file once: bake copies or embeds them.
-Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder, const SharedBytes& assetBytes,
-                   const LoadLimits& limits, Asset& asset) {
+Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& folder,
+                   const io::SharedBytes& assetBytes, Asset& asset) {
     const Where all(kRoot, "buffers");
     asset.buffers.resize(layout.buffers.size());
     for (std::size_t i = 0; i < layout.buffers.size(); ++i) {
         const BufferLayout& b = layout.buffers[i];
         const Where at(all, i);
         const Where uriAt(at, "uri");
-        SharedBytes& bytes = asset.buffers[i];
+        io::SharedBytes& bytes = asset.buffers[i];
         if (b.noData) continue;
         if (!b.uri) {  // a GLB's buffers[0]
             if (!glb->hasBin) return fail(at, "no uri, and the GLB has no BIN chunk");
@@ -53,11 +49,12 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than the BIN chunk's " + std::to_string(glb->bin.size()) +
                                     " bytes");
-            bytes = assetBytes.slice(static_cast<std::size_t>(glb->bin.data() - assetBytes.data()), glb->bin.size());
+            bytes = assetBytes.slice(static_cast<std::size_t>(glb->bin.data() - assetBytes.data()),
+                                     glb->bin.size());
         } else if (isDataUri(*b.uri)) {
             std::vector<std::uint8_t> decoded;
             ROOTBAKE_TRY(decodeDataUri(*b.uri, uriAt, decoded));
-            bytes = SharedBytes(std::move(decoded));
+            bytes = io::SharedBytes(std::move(decoded));
             if (bytes.size() < b.byteLength)
                 return fail(at, "byteLength " + std::to_string(b.byteLength) +
                                     " is more than its data: URI's " + std::to_string(bytes.size()) +
@@ -69,7 +66,13 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
             addUnique(asset.externalUris, *b.uri);
         }
     }
+    return Ok{};
+}
 
+// Image files are checked (URI rules, a regular file) but not read: images pass through
+// untouched. A missing image is a warning (Asset::missingImages): only bake needs images.
+// Image files count against maxImageBytes, each file once: bake copies or embeds them.
+Status checkImageFiles(const fs::path& folder, const LoadLimits& limits, Asset& asset) {
     const Json* images = member(asset.document, "images");
     const Where ia(kRoot, "images");
     std::vector<fs::path> counted;  // image files already counted
@@ -95,13 +98,14 @@ Status loadBuffers(const Layout& layout, const GlbChunks* glb, const fs::path& f
         const std::uintmax_t size = fs::file_size(*file, ec);
         if (!ec) imageBytes += size;
         if (imageBytes > limits.maxImageBytes)
-            return fail(uriAt, "image files of " + std::to_string(imageBytes) + " bytes up to this one, more than " +
-                                   "maxImageBytes (" + std::to_string(limits.maxImageBytes) + ")");
+            return fail(uriAt, "image files of " + std::to_string(imageBytes) +
+                                   " bytes up to this one, more than " + "maxImageBytes (" +
+                                   std::to_string(limits.maxImageBytes) + ")");
     }
     return Ok{};
 }
 
-Status load(const SharedBytes& file, const fs::path& folder, const LoadLimits& limits, Asset& asset) {
+Status load(const io::SharedBytes& file, const fs::path& folder, const LoadLimits& limits, Asset& asset) {
     const Bytes bytes = file;
     if (bytes.size() > limits.maxFileBytes)
         return fail(Where("file"), std::to_string(bytes.size()) + " bytes, more than maxFileBytes (" +
@@ -133,7 +137,8 @@ Status load(const SharedBytes& file, const fs::path& folder, const LoadLimits& l
     } else {
         asset.scene = sizeOf(member(asset.document, "scenes")) > 0 ? 0 : -1;
     }
-    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, limits, asset));
+    ROOTBAKE_TRY(loadBuffers(layout, asset.binary ? &glb : nullptr, folder, file, asset));
+    ROOTBAKE_TRY(checkImageFiles(folder, limits, asset));
     ROOTBAKE_TRY(validateData(layout, asset.buffers));
     ROOTBAKE_TRY(buildClips(asset.document, layout, asset.buffers, asset.rig, asset.clips, asset.warnings));
     ROOTBAKE_TRY(buildSurface(asset.document, layout, asset.buffers, asset.rig, asset.warnings));
@@ -141,7 +146,7 @@ Status load(const SharedBytes& file, const fs::path& folder, const LoadLimits& l
     return Ok{};
 }
 
-Result<Asset> loadBytes(const SharedBytes& file, const std::string& fileName, const fs::path& folder,
+Result<Asset> loadBytes(const io::SharedBytes& file, const std::string& fileName, const fs::path& folder,
                         const LoadLimits& limits) {
     Asset asset;
     asset.fileName = fileName;
@@ -161,19 +166,20 @@ Result<Asset> loadBytes(const SharedBytes& file, const std::string& fileName, co
 
 Result<Asset> loadAssetFromMemory(std::span<const std::uint8_t> bytes, const std::string& fileName,
                                   const fs::path& folder, const LoadLimits& limits) {
-    return loadBytes(SharedBytes(std::vector<std::uint8_t>(bytes.begin(), bytes.end())), fileName, folder, limits);
+    return loadBytes(io::SharedBytes(std::vector<std::uint8_t>(bytes.begin(), bytes.end())), fileName, folder,
+                     limits);
 }
 
-Result<SharedBytes> readAssetFile(const fs::path& file, const LoadLimits& limits,
-                                  std::function<void(const SharedBytes&)> progress) {
-    FileRead read{limits.maxFileBytes, "maxFileBytes"};
+Result<io::SharedBytes> readAssetFile(const fs::path& file, const LoadLimits& limits,
+                                      std::function<void(const io::SharedBytes&)> progress) {
+    io::FileRead read{limits.maxFileBytes, "maxFileBytes"};
     read.progress = std::move(progress);
-    auto bytes = readFileBytes(file, read);
+    auto bytes = io::readFileBytes(file, read);
     if (!bytes) return Error{file.string() + ": " + bytes.error().message};
     return bytes;
 }
 
-Result<Asset> loadAssetFile(const SharedBytes& bytes, const fs::path& file, const LoadLimits& limits) {
+Result<Asset> loadAssetFile(const io::SharedBytes& bytes, const fs::path& file, const LoadLimits& limits) {
     fs::path folder = file.parent_path();
     if (folder.empty()) folder = ".";
     return loadBytes(bytes, file.string(), folder, limits);
@@ -185,4 +191,4 @@ Result<Asset> loadAsset(const fs::path& file, const LoadLimits& limits) {
     return loadAssetFile(*bytes, file, limits);
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::gltf

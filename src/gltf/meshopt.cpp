@@ -52,74 +52,114 @@ const Json* meshoptOf(const Json& view, const char** name) {
     return nullptr;
 }
 
-const char* decodeMeshoptView(const Json& extension, const Layout& layout, const std::vector<SharedBytes>& buffers,
-                              std::size_t view, std::uint64_t maxCount, std::vector<std::uint8_t>& out) {
-    out.clear();
-    if (!extension.is_object()) return "is not an object";
-    std::uint64_t buffer = 0, offset = 0, length = 0, stride = 0, count = 0;
-    if (!uintOf(extension, "buffer", true, buffer) || buffer >= layout.buffers.size())
-        return "buffer is not an index of buffers";
-    if (!uintOf(extension, "byteOffset", false, offset) || !uintOf(extension, "byteLength", true, length) ||
-        length == 0)
-        return "byteOffset or byteLength is not a byte count (byteLength at least 1)";
-    if (!uintOf(extension, "byteStride", true, stride) || !uintOf(extension, "count", true, count) || stride == 0 ||
-        count == 0)
-        return "byteStride or count is missing, or 0";
-    const BufferLayout& source = layout.buffers[std::size_t(buffer)];
-    if (source.noData) return "its buffer has no data (no uri)";
-    const std::uint64_t held = std::min<std::uint64_t>(source.byteLength, buffers[std::size_t(buffer)].size());
-    if (offset > held || length > held - offset) return "byteOffset + byteLength runs past its buffer";
+namespace {
 
+enum class StreamMode { Attributes, Triangles, Indices };
+enum class StreamFilter { None, Octahedral, Quaternion, Exponential };
+
+// The extension object's fields, checked against the spec's rules, which are also what the
+// library's functions assume of their arguments.
+struct MeshoptStream {
+    std::uint64_t buffer = 0, offset = 0, length = 0, stride = 0, count = 0;
+    StreamMode mode = StreamMode::Attributes;
+    StreamFilter filter = StreamFilter::None;
+};
+
+// Where the stream's bytes are: its buffer, offset and length within the bytes held.
+const char* readStreamPlace(const Json& extension, const Layout& layout,
+                            const std::vector<io::SharedBytes>& buffers, MeshoptStream& stream) {
+    if (!uintOf(extension, "buffer", true, stream.buffer) || stream.buffer >= layout.buffers.size())
+        return "buffer is not an index of buffers";
+    if (!uintOf(extension, "byteOffset", false, stream.offset) ||
+        !uintOf(extension, "byteLength", true, stream.length) || stream.length == 0)
+        return "byteOffset or byteLength is not a byte count (byteLength at least 1)";
+    if (!uintOf(extension, "byteStride", true, stream.stride) ||
+        !uintOf(extension, "count", true, stream.count) || stream.stride == 0 || stream.count == 0)
+        return "byteStride or count is missing, or 0";
+    const BufferLayout& source = layout.buffers[std::size_t(stream.buffer)];
+    if (source.noData) return "its buffer has no data (no uri)";
+    const std::uint64_t held =
+        std::min<std::uint64_t>(source.byteLength, buffers[std::size_t(stream.buffer)].size());
+    if (stream.offset > held || stream.length > held - stream.offset)
+        return "byteOffset + byteLength runs past its buffer";
+    return nullptr;
+}
+
+// Its mode and filter, each fitting the byteStride and count.
+const char* readStreamFormat(const Json& extension, MeshoptStream& stream) {
     const Json* mode = member(extension, "mode");
     const Json* filter = member(extension, "filter");
     const bool attributes = stringIs(mode, "ATTRIBUTES"), triangles = stringIs(mode, "TRIANGLES");
     if (!attributes && !triangles && !stringIs(mode, "INDICES"))
         return "mode is not ATTRIBUTES, TRIANGLES or INDICES";
-    // The spec's rules, which are also what the library's functions assume of their arguments.
+    stream.mode = attributes  ? StreamMode::Attributes
+                  : triangles ? StreamMode::Triangles
+                              : StreamMode::Indices;
+    const std::uint64_t stride = stream.stride;
     if (attributes ? stride % 4 != 0 || stride > 256 : stride != 2 && stride != 4)
         return "byteStride does not fit its mode (ATTRIBUTES: a multiple of 4 up to 256; others: 2 or 4)";
-    if (triangles && count % 3 != 0) return "count is not a multiple of 3 (TRIANGLES)";
-    enum { None, Octahedral, Quaternion, Exponential } kind = None;
-    if (filter && !stringIs(filter, "NONE")) {
-        if (stringIs(filter, "OCTAHEDRAL") && attributes && (stride == 4 || stride == 8))
-            kind = Octahedral;
-        else if (stringIs(filter, "QUATERNION") && attributes && stride == 8)
-            kind = Quaternion;
-        else if (stringIs(filter, "EXPONENTIAL") && attributes)
-            kind = Exponential;
-        else if (stringIs(filter, "COLOR"))
-            return "filter COLOR is not decoded by Debian's meshoptimizer 0.18";
-        else
-            return "filter is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL, or does not fit its mode and byteStride";
-    }
+    if (triangles && stream.count % 3 != 0) return "count is not a multiple of 3 (TRIANGLES)";
+    if (!filter || stringIs(filter, "NONE")) return nullptr;
+    if (stringIs(filter, "OCTAHEDRAL") && attributes && (stride == 4 || stride == 8))
+        stream.filter = StreamFilter::Octahedral;
+    else if (stringIs(filter, "QUATERNION") && attributes && stride == 8)
+        stream.filter = StreamFilter::Quaternion;
+    else if (stringIs(filter, "EXPONENTIAL") && attributes)
+        stream.filter = StreamFilter::Exponential;
+    else if (stringIs(filter, "COLOR"))
+        return "filter COLOR is not decoded by Debian's meshoptimizer 0.18";
+    else
+        return "filter is not NONE, OCTAHEDRAL, QUATERNION or EXPONENTIAL, or does not fit its mode and "
+               "byteStride";
+    return nullptr;
+}
+
+// The library's decoder for the mode, then the filter; false when the stream does not decode.
+bool decodeStream(const MeshoptStream& stream, const unsigned char* bytes, std::vector<std::uint8_t>& out) {
+    const std::size_t count = std::size_t(stream.count), stride = std::size_t(stream.stride),
+                      length = std::size_t(stream.length);
+    const int failed = stream.mode == StreamMode::Attributes
+                           ? meshopt_decodeVertexBuffer(out.data(), count, stride, bytes, length)
+                       : stream.mode == StreamMode::Triangles
+                           ? meshopt_decodeIndexBuffer(out.data(), count, stride, bytes, length)
+                           : meshopt_decodeIndexSequence(out.data(), count, stride, bytes, length);
+    if (failed != 0) return false;
+    if (stream.filter == StreamFilter::Octahedral) meshopt_decodeFilterOct(out.data(), count, stride);
+    if (stream.filter == StreamFilter::Quaternion) meshopt_decodeFilterQuat(out.data(), count, stride);
+    if (stream.filter == StreamFilter::Exponential) meshopt_decodeFilterExp(out.data(), count, stride);
+    return true;
+}
+
+}  // namespace
+
+const char* decodeMeshoptView(const Json& extension, const Layout& layout,
+                              const std::vector<io::SharedBytes>& buffers, std::size_t view,
+                              std::uint64_t maxCount, std::vector<std::uint8_t>& out) {
+    out.clear();
+    if (!extension.is_object()) return "is not an object";
+    MeshoptStream stream;
+    if (const char* why = readStreamPlace(extension, layout, buffers, stream)) return why;
+    if (const char* why = readStreamFormat(extension, stream)) return why;
     const ViewLayout& parent = layout.views[view];
-    if (count > parent.length / stride || count * stride != parent.length)
+    if (stream.count > parent.length / stream.stride || stream.count * stream.stride != parent.length)
         return "count x byteStride is not the bufferView's byteLength";
-    if (count > maxCount) return "holds more elements than rootbake reads";
-    if ((parent.length + kMaxExpansion - 1) / kMaxExpansion > length)
+    if (stream.count > maxCount) return "holds more elements than rootbake reads";
+    if ((parent.length + kMaxExpansion - 1) / kMaxExpansion > stream.length)
         return "says it decodes to more than 64 bytes per byte of it";
 
-    const unsigned char* bytes = buffers[std::size_t(buffer)].data() + offset;
-    if (attributes && bytes[0] == 0xa1) return "is a version 1 stream, which Debian's meshoptimizer 0.18 does not decode";
+    const unsigned char* bytes = buffers[std::size_t(stream.buffer)].data() + stream.offset;
+    if (stream.mode == StreamMode::Attributes && bytes[0] == 0xa1)
+        return "is a version 1 stream, which Debian's meshoptimizer 0.18 does not decode";
     out.resize(std::size_t(parent.length));
-    const int failed = attributes ? meshopt_decodeVertexBuffer(out.data(), std::size_t(count), std::size_t(stride),
-                                                                bytes, std::size_t(length))
-                       : triangles ? meshopt_decodeIndexBuffer(out.data(), std::size_t(count), std::size_t(stride),
-                                                               bytes, std::size_t(length))
-                                   : meshopt_decodeIndexSequence(out.data(), std::size_t(count),
-                                                                 std::size_t(stride), bytes, std::size_t(length));
-    if (failed != 0) {
+    if (!decodeStream(stream, bytes, out)) {
         out.clear();
         return "does not decode";
     }
-    if (kind == Octahedral) meshopt_decodeFilterOct(out.data(), std::size_t(count), std::size_t(stride));
-    if (kind == Quaternion) meshopt_decodeFilterQuat(out.data(), std::size_t(count), std::size_t(stride));
-    if (kind == Exponential) meshopt_decodeFilterExp(out.data(), std::size_t(count), std::size_t(stride));
     return nullptr;
 }
 
 std::string decodeMeshoptViewsOf(const Json& document, const Layout& layout,
-                                 const std::vector<SharedBytes>& buffers, const AccessorLayout& accessor,
+                                 const std::vector<io::SharedBytes>& buffers, const AccessorLayout& accessor,
                                  std::uint64_t maxCount, std::vector<std::vector<std::uint8_t>>& decoded) {
     const Json* views = member(document, "bufferViews");
     for (int v : viewsOf(accessor)) {

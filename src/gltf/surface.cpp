@@ -63,7 +63,7 @@ const char* unreadable(const Json& primitive, const Layout& layout, const Json* 
 
 struct SurfaceBuilder {
     const Layout& layout;
-    const std::vector<SharedBytes>& buffers;
+    const std::vector<io::SharedBytes>& buffers;
     const Json& document;
     const Rig& rig;
     std::vector<std::string>& warnings;
@@ -77,7 +77,7 @@ struct SurfaceBuilder {
     std::vector<std::size_t> held;  // the views `decoded` holds
     std::string failure;            // why a compressed view cannot be read: the joints stand for the body
 
-    SurfaceBuilder(const Layout& l, const std::vector<SharedBytes>& b, const Json& d, const Rig& r,
+    SurfaceBuilder(const Layout& l, const std::vector<io::SharedBytes>& b, const Json& d, const Rig& r,
                    std::vector<std::string>& w)
         : layout(l),
           buffers(b),
@@ -264,28 +264,25 @@ struct SurfaceBuilder {
     }
 };
 
-}  // namespace
+// A node that shows a mesh, with its skin (-1: rigid).
+struct Instance {
+    int node = -1;  // rig index
+    int skin = -1;
+};
+using MeshInstances = std::vector<std::vector<Instance>>;  // per mesh
 
-Status buildSurface(const Json& document, const Layout& layout, const std::vector<SharedBytes>& buffers,
-                    Rig& rig, std::vector<std::string>& warnings) {
-    const Json *nodes = nullptr, *meshes = nullptr, *skins = nullptr;
-    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
-    ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
-    ROOTBAKE_TRY(getCollection(document, "skins", skins));
-    const Json* views = nullptr;
-    ROOTBAKE_TRY(getCollection(document, "bufferViews", views));
+// Rig::skins: each skin's joints as rig indices.
+void readSkins(const Json* skins, Rig& rig) {
     rig.skins.assign(sizeOf(skins), {});
     for (std::size_t s = 0; s < sizeOf(skins); ++s)
         for (const Json& joint : (*skins)[s]["joints"])
             rig.skins[s].push_back(rig.rigIndexOfGltf[joint.get<std::size_t>()]);
+}
 
-    // The nodes that show each mesh, with their skin (-1: rigid). A skinned mesh shown twice
-    // with one skin is the same body: read once.
-    struct Instance {
-        int node = -1;  // rig index
-        int skin = -1;
-    };
-    std::vector<std::vector<Instance>> shown(sizeOf(meshes));
+// The nodes that show each mesh. A skinned mesh shown twice with one skin is the same body:
+// read once.
+MeshInstances meshInstances(const Json* nodes, const Json* meshes, const Rig& rig) {
+    MeshInstances shown(sizeOf(meshes));
     for (int node = 0; node < rig.size(); ++node) {
         if (!rig.hasMesh[node]) continue;
         const Json& j = (*nodes)[std::size_t(rig.gltfIndex[node])];
@@ -296,9 +293,15 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
                                               [&](const Instance& i) { return i.skin == instance.skin; }))
             list.push_back(instance);
     }
-    // Every primitive's accessors must hold bytes, or be meshopt-compressed (decoded below): any
-    // other leaves the joints to stand for the body; one without a bufferView (zeros) is no
-    // surface. The vertices read are at most kMaxSurfaceVertices, every k-th beyond.
+    return shown;
+}
+
+// Every primitive's accessors must hold bytes, or be meshopt-compressed (decoded later): any
+// other leaves the joints to stand for the body (0, with rig.surfaceNote); one without a
+// bufferView (zeros) is no surface. The vertices read are at most kMaxSurfaceVertices, every
+// k-th beyond: k.
+std::uint64_t surfaceStride(const Json* meshes, const Layout& layout, const Json* views,
+                            const MeshInstances& shown, Rig& rig) {
     std::uint64_t total = 0;
     for (std::size_t m = 0; m < shown.size(); ++m) {
         if (shown[m].empty()) continue;
@@ -308,26 +311,76 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
             if (const char* why = unreadable(primitives[p], layout, views, attributes)) {
                 rig.surfaceNote = "meshes[" + n(m) + "].primitives[" + n(p) + "] " + why +
                                   ": the joints stand for the body";
-                return Ok{};
+                return 0;
             }
             if (const Json* a = member(attributes, "POSITION"))
                 total += layout.accessors[a->get<std::size_t>()].count * shown[m].size();
         }
     }
-    const std::uint64_t every =
-        std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
+    return std::max<std::uint64_t>(1, (total + kMaxSurfaceVertices - 1) / kMaxSurfaceVertices);
+}
 
-    SurfaceBuilder builder(layout, buffers, document, rig, warnings);
-    const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
-    // A compressed mesh that cannot be read: a file's defect or a codec rootbake lacks, said
-    // once, and the joints stand for the body.
-    const auto standIn = [&](const std::string& why) {
-        rig.surface.clear();
-        rig.surfaceNote = why + ": the joints stand for the body";
-        warnings.push_back(rig.surfaceNote);
-        return Ok{};
+// A Draco primitive's vertices into the builder; false, with builder.failure set, when they
+// cannot be decoded.
+bool readDracoPrimitive(SurfaceBuilder& builder, const Json& draco, const AccessorLayout* position,
+                        const Where& at, bool& weighted) {
+    DecodedVertices vertices;
+    // Draco may split a vertex its accessor counts once: bounded by the surface's budget.
+    const std::uint64_t most = std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
+    if (const char* why = decodeDracoVertices(draco, builder.layout, builder.buffers, most, vertices)) {
+        builder.failure = at.str() + " " + why;
+        return false;
+    }
+    builder.positions = std::move(vertices.positions);
+    builder.joints = std::move(vertices.joints);
+    builder.weights = std::move(vertices.weights);
+    weighted = vertices.weighted;
+    return true;
+}
+
+enum class PrimitiveRead { Read, Skipped, Failed };  // Failed: builder.failure says why
+
+// A primitive's POSITION (and JOINTS_0, WEIGHTS_0 when `weighted`) into the builder.
+PrimitiveRead readPrimitive(SurfaceBuilder& builder, const Json& primitive, const Where& at, bool& weighted) {
+    const Json& attributes = primitive["attributes"];
+    const auto accessor = [&](const char* name) -> const AccessorLayout* {
+        const Json* a = member(attributes, name);
+        return a ? &builder.layout.accessors[a->get<std::size_t>()] : nullptr;
     };
-    bool anyMesh = false;
+    const AccessorLayout* position = accessor("POSITION");
+    const AccessorLayout* joints = accessor("JOINTS_0");
+    const AccessorLayout* weights = accessor("WEIGHTS_0");
+    weighted = false;
+    if (const Json* draco = dracoOf(primitive))
+        return readDracoPrimitive(builder, *draco, position, at, weighted) ? PrimitiveRead::Read
+                                                                           : PrimitiveRead::Failed;
+    if (!position || position->view < 0) return PrimitiveRead::Skipped;  // no vertices, or zeros only
+    if (position->components != 3 || (joints && joints->components != 4) ||
+        (weights && weights->components != 4)) {
+        builder.warnings.push_back(at.str() +
+                                   ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left "
+                                   "out of the body's ground points");
+        return PrimitiveRead::Skipped;
+    }
+    weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
+    const Where attributesAt(at, "attributes");
+    if (!builder.decodeViews(*position, Where(attributesAt, "POSITION")) ||
+        (weighted && (!builder.decodeViews(*joints, Where(attributesAt, "JOINTS_0")) ||
+                      !builder.decodeViews(*weights, Where(attributesAt, "WEIGHTS_0")))))
+        return PrimitiveRead::Failed;
+    builder.decode(attributes, "POSITION", builder.positions);
+    if (weighted) {
+        builder.decode(attributes, "JOINTS_0", builder.joints);
+        builder.decode(attributes, "WEIGHTS_0", builder.weights);
+    }
+    return PrimitiveRead::Read;
+}
+
+// Each primitive of each mesh shown, read and carried by each node that shows it; stops with
+// builder.failure set when a compressed one cannot be read. anyMesh: one was read.
+Status addMeshes(SurfaceBuilder& builder, const Json* meshes, const Json* skins, const MeshInstances& shown,
+                 std::uint64_t every, bool& anyMesh) {
+    const Where allMeshes(kRoot, "meshes"), allSkins(kRoot, "skins");
     for (std::size_t m = 0; m < shown.size(); ++m) {
         if (shown[m].empty()) continue;
         const Where meshAt(allMeshes, m);
@@ -335,66 +388,30 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
         const Json& primitives = (*meshes)[m]["primitives"];
         for (std::size_t p = 0; p < primitives.size(); ++p) {
             const Where at(primitivesAt, p);
-            const Json& attributes = primitives[p]["attributes"];
-            const auto accessor = [&](const char* name) -> const AccessorLayout* {
-                const Json* a = member(attributes, name);
-                return a ? &layout.accessors[a->get<std::size_t>()] : nullptr;
-            };
-            const AccessorLayout* position = accessor("POSITION");
-            const AccessorLayout* joints = accessor("JOINTS_0");
-            const AccessorLayout* weights = accessor("WEIGHTS_0");
             bool weighted = false;
-            if (const Json* draco = dracoOf(primitives[p])) {
-                DecodedVertices vertices;
-                // Draco may split a vertex its accessor counts once: bounded by the surface's budget.
-                const std::uint64_t most =
-                    std::max<std::uint64_t>(position ? position->count : 0, kMaxSurfaceVertices);
-                if (const char* why = decodeDracoVertices(*draco, layout, buffers, most, vertices))
-                    return standIn(at.str() + " " + why);
-                builder.positions = std::move(vertices.positions);
-                builder.joints = std::move(vertices.joints);
-                builder.weights = std::move(vertices.weights);
-                weighted = vertices.weighted;
-            } else {
-                if (!position || position->view < 0) continue;  // no vertices, or zeros only
-                if (position->components != 3 || (joints && joints->components != 4) ||
-                    (weights && weights->components != 4)) {
-                    warnings.push_back(at.str() +
-                                       ": POSITION is not VEC3, or JOINTS_0/WEIGHTS_0 not VEC4: left "
-                                       "out of the body's ground points");
-                    continue;
-                }
-                weighted = joints && weights && joints->view >= 0 && weights->view >= 0;
-                const Where attributesAt(at, "attributes");
-                if (!builder.decodeViews(*position, Where(attributesAt, "POSITION")) ||
-                    (weighted && (!builder.decodeViews(*joints, Where(attributesAt, "JOINTS_0")) ||
-                                  !builder.decodeViews(*weights, Where(attributesAt, "WEIGHTS_0")))))
-                    return standIn(builder.failure);
-                builder.decode(attributes, "POSITION", builder.positions);
-                if (weighted) {
-                    builder.decode(attributes, "JOINTS_0", builder.joints);
-                    builder.decode(attributes, "WEIGHTS_0", builder.weights);
-                }
-            }
+            const PrimitiveRead read = readPrimitive(builder, primitives[p], at, weighted);
+            if (read == PrimitiveRead::Failed) return Ok{};
+            if (read == PrimitiveRead::Skipped) continue;
             anyMesh = true;
             for (const Instance& instance : shown[m]) {
                 if (instance.skin < 0) {
                     builder.addRigid(instance.node, every);
                 } else if (weighted) {  // a skinned mesh without weights moves with no joint
                     const std::size_t s = std::size_t(instance.skin);
-                    ROOTBAKE_TRY(
-                        builder.addSkinned((*skins)[s], Where(allSkins, s), s, rig.skins[s], at, every));
-                    if (!builder.failure.empty()) return standIn(builder.failure);
+                    ROOTBAKE_TRY(builder.addSkinned((*skins)[s], Where(allSkins, s), s, builder.rig.skins[s],
+                                                    at, every));
+                    if (!builder.failure.empty()) return Ok{};
                 }
             }
             builder.release();
         }
     }
-    if (!anyMesh) {
-        rig.surfaceNote = "the asset has no mesh: the joints stand for the body";
-        return Ok{};
-    }
-    rig.surface = builder.soles();
+    return Ok{};
+}
+
+// Rig::bind: each node's bind position, from its skins' inverse bind matrices where it has
+// them (none: cleared).
+void readBindPose(SurfaceBuilder& builder, const MeshInstances& shown, Rig& rig) {
     std::vector<std::uint8_t> bound(std::size_t(rig.size()), 0);
     rig.bind.resize(std::size_t(rig.size()));
     for (int node = 0; node < rig.size(); ++node)
@@ -407,6 +424,40 @@ Status buildSurface(const Json& document, const Layout& layout, const std::vecto
         builder.addBind(skin, meshNodes, rig.bind, bound);
     }
     if (std::none_of(bound.begin(), bound.end(), [](std::uint8_t b) { return b != 0; })) rig.bind.clear();
+}
+
+}  // namespace
+
+Status buildSurface(const Json& document, const Layout& layout, const std::vector<io::SharedBytes>& buffers,
+                    Rig& rig, std::vector<std::string>& warnings) {
+    const Json *nodes = nullptr, *meshes = nullptr, *skins = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "nodes", nodes));
+    ROOTBAKE_TRY(getCollection(document, "meshes", meshes));
+    ROOTBAKE_TRY(getCollection(document, "skins", skins));
+    const Json* views = nullptr;
+    ROOTBAKE_TRY(getCollection(document, "bufferViews", views));
+    readSkins(skins, rig);
+    const MeshInstances shown = meshInstances(nodes, meshes, rig);
+    const std::uint64_t every = surfaceStride(meshes, layout, views, shown, rig);
+    if (every == 0) return Ok{};
+
+    SurfaceBuilder builder(layout, buffers, document, rig, warnings);
+    bool anyMesh = false;
+    ROOTBAKE_TRY(addMeshes(builder, meshes, skins, shown, every, anyMesh));
+    if (!builder.failure.empty()) {
+        // A compressed mesh that cannot be read: a file's defect or a codec rootbake lacks, said
+        // once, and the joints stand for the body.
+        rig.surface.clear();
+        rig.surfaceNote = builder.failure + ": the joints stand for the body";
+        warnings.push_back(rig.surfaceNote);
+        return Ok{};
+    }
+    if (!anyMesh) {
+        rig.surfaceNote = "the asset has no mesh: the joints stand for the body";
+        return Ok{};
+    }
+    rig.surface = builder.soles();
+    readBindPose(builder, shown, rig);
     return Ok{};
 }
 

@@ -1,8 +1,8 @@
 // data: URIs and files beside the asset. The folder is a security boundary: a
 // URI is read only when it is relative, stays inside the folder after
 // normalisation and after resolving symlinks, and names a regular file.
-#include "gltf/base64.h"
 #include "gltf/internal.h"
+#include "io/base64.h"
 #include "io/read_file.h"
 
 #include <system_error>
@@ -103,13 +103,16 @@ Status decodeDataUri(std::string_view uri, const Where& at, std::vector<std::uin
     }
 
     out.clear();
-    if (auto bad = decodeBase64(payload, out)) {
+    if (auto bad = io::decodeBase64(payload, out)) {
         switch (bad->kind) {
-            case Base64Error::Kind::Padding: return fail(at, "data: URI has malformed base64 padding");
-            case Base64Error::Kind::Length:
-                return fail(at, "data: URI base64 length is impossible (" + std::to_string(bad->at) + " characters)");
-            case Base64Error::Kind::Character:
-                return fail(at, "data: URI has a non-base64 character at offset " + std::to_string(comma + 1 + bad->at));
+            case io::Base64Error::Kind::Padding:
+                return fail(at, "data: URI has malformed base64 padding");
+            case io::Base64Error::Kind::Length:
+                return fail(
+                    at, "data: URI base64 length is impossible (" + std::to_string(bad->at) + " characters)");
+            case io::Base64Error::Kind::Character:
+                return fail(at, "data: URI has a non-base64 character at offset " +
+                                    std::to_string(comma + 1 + bad->at));
         }
     }
     return Ok{};
@@ -178,8 +181,8 @@ Result<fs::path> resolveUri(std::string_view uri, const fs::path& folder, const 
 }
 
 Status readFilePrefix(const fs::path& file, std::string_view uri, std::uint64_t bytes, const Where& at,
-                      SharedBytes& out) {
-    auto read = readFileBytes(file, {bytes, "", bytes});
+                      io::SharedBytes& out) {
+    auto read = io::readFileBytes(file, {bytes, "", bytes});
     if (!read) {
         const std::string& why = read.error().message;  // "has N bytes, fewer than byteLength M" reads on
         return fail(at, "file " + quoted(uri) + (why.rfind("has ", 0) == 0 ? " " : ": ") + why);

@@ -11,7 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::io {
 
 namespace {
 
@@ -66,11 +66,16 @@ OrderedJson valueOf(dom::element from, bool& ok) {
             const std::int64_t v = from.get_int64().value_unsafe();
             return v >= 0 ? OrderedJson(std::uint64_t(v)) : OrderedJson(v);
         }
-        case dom::element_type::UINT64: return OrderedJson(from.get_uint64().value_unsafe());
-        case dom::element_type::DOUBLE: return OrderedJson(from.get_double().value_unsafe());
-        case dom::element_type::STRING: return OrderedJson(from.get_string().value_unsafe());
-        case dom::element_type::BOOL: return OrderedJson(from.get_bool().value_unsafe());
-        case dom::element_type::NULL_VALUE: return OrderedJson(nullptr);
+        case dom::element_type::UINT64:
+            return OrderedJson(from.get_uint64().value_unsafe());
+        case dom::element_type::DOUBLE:
+            return OrderedJson(from.get_double().value_unsafe());
+        case dom::element_type::STRING:
+            return OrderedJson(from.get_string().value_unsafe());
+        case dom::element_type::BOOL:
+            return OrderedJson(from.get_bool().value_unsafe());
+        case dom::element_type::NULL_VALUE:
+            return OrderedJson(nullptr);
     }
     ok = false;
     return OrderedJson();
@@ -88,4 +93,4 @@ std::optional<OrderedJson> parseOrderedJsonFast(std::string_view text) {
     return document;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::io

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string_view>
 
-namespace rootbake {
+namespace rootbake::io {
 
 // nlohmann's own parser adds each key with ordered_map::operator[], which scans the
 // object's keys: one object of n keys costs n^2 (200k keys: a minute). This one
@@ -23,4 +23,4 @@ Result<nlohmann::ordered_json> parseOrderedJson(std::string_view text);
 // hold (beyond 64 bits, out of double's range). parseOrderedJson tries it first.
 std::optional<nlohmann::ordered_json> parseOrderedJsonFast(std::string_view text);
 
-}  // namespace rootbake
+}  // namespace rootbake::io

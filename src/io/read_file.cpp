@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <fstream>
 
-namespace rootbake {
+namespace rootbake::io {
 
 namespace fs = std::filesystem;
 
@@ -80,9 +80,10 @@ std::shared_ptr<std::uint8_t> mappedStorage(std::size_t size) {
 
 SharedBytes SharedBytes::forOverwrite(std::size_t size, std::uint8_t*& writable) {
     // new[] of a trivial type without () leaves the bytes as they are: no zero fill.
-    std::shared_ptr<std::uint8_t> storage = size > kMapAbove ? mappedStorage(size)
-                                                             : std::shared_ptr<std::uint8_t>(new std::uint8_t[size],
-                                                                                             std::default_delete<std::uint8_t[]>());
+    std::shared_ptr<std::uint8_t> storage =
+        size > kMapAbove
+            ? mappedStorage(size)
+            : std::shared_ptr<std::uint8_t>(new std::uint8_t[size], std::default_delete<std::uint8_t[]>());
     writable = storage.get();
     SharedBytes bytes;
     bytes.data_ = storage.get();
@@ -104,7 +105,8 @@ Result<SharedBytes> readFileBytes(const fs::path& file, const FileRead& read) {
     std::uint8_t* writable = nullptr;
     SharedBytes bytes = SharedBytes::forOverwrite(static_cast<std::size_t>(*size), writable);
     std::function<void(std::uint64_t)> chunkRead;
-    if (read.progress) chunkRead = [&](std::uint64_t done) { read.progress(bytes.slice(0, std::size_t(done))); };
+    if (read.progress)
+        chunkRead = [&](std::uint64_t done) { read.progress(bytes.slice(0, std::size_t(done))); };
     if (Status done = readExactly(file, *size, writable, chunkRead); !done) return done.error();
     return bytes;
 }
@@ -117,4 +119,4 @@ Result<std::string> readFileText(const fs::path& file, const FileRead& read) {
     return text;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::io

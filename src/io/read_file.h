@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::io {
 
 // Read-only bytes whose storage is shared: a file as read, a part of it (a GLB's BIN chunk
 // is a slice of the file, not a copy), or a vector given up. A file is read into storage
@@ -64,4 +64,4 @@ Result<SharedBytes> readFileBytes(const std::filesystem::path& file, const FileR
 // The same as text (a sidecar, a config file).
 Result<std::string> readFileText(const std::filesystem::path& file, const FileRead& read);
 
-}  // namespace rootbake
+}  // namespace rootbake::io

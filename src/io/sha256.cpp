@@ -2,13 +2,17 @@
 
 #include <nettle/sha2.h>
 
-namespace rootbake {
+namespace rootbake::io {
 
-Sha256::Sha256() : context_(std::make_unique<sha256_ctx>()) { sha256_init(context_.get()); }
+Sha256::Sha256() : context_(std::make_unique<sha256_ctx>()) {
+    sha256_init(context_.get());
+}
 
 Sha256::~Sha256() = default;
 
-void Sha256::update(std::span<const std::uint8_t> bytes) { sha256_update(context_.get(), bytes.size(), bytes.data()); }
+void Sha256::update(std::span<const std::uint8_t> bytes) {
+    sha256_update(context_.get(), bytes.size(), bytes.data());
+}
 
 std::string Sha256::hex() {
     std::uint8_t digest[SHA256_DIGEST_SIZE];
@@ -28,4 +32,4 @@ std::string sha256Hex(std::span<const std::uint8_t> bytes) {
     return hash.hex();
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::io

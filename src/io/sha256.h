@@ -8,7 +8,7 @@
 
 struct sha256_ctx;
 
-namespace rootbake {
+namespace rootbake::io {
 
 // Lower-case hex, 64 characters (nettle's SHA-256, with the CPU's SHA instructions where
 // it has them: about 0.1 s for 100 MB on x86-64).
@@ -26,4 +26,4 @@ private:
     std::unique_ptr<sha256_ctx> context_;  // nettle's
 };
 
-}  // namespace rootbake
+}  // namespace rootbake::io

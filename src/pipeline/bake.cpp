@@ -21,7 +21,7 @@ std::string whole(double count) {
 
 }  // namespace
 
-Status checkAnalysisBudget(const Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
+Status checkAnalysisBudget(const gltf::Asset& asset, const Options& defaults, std::uint64_t maxAssetNodeSamples,
                            std::span<const Options> clipOptions, std::uint64_t maxAssetTrackSamples) {
     // As analyzeClip counts them, plus one.
     const double nodes = asset.rig.size();
@@ -81,7 +81,7 @@ namespace {
 // bake --root-bone: the rewrites that put each clip's motion on the bone, none when the asset
 // has it already (its keys carry the motion). `bone` is what the rewrite inserts, if anything
 // (nothing when an idle bone of the asset is reused).
-Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
+Status planBone(const gltf::Asset& asset, const BakeSettings& settings, Baked& out,
                 std::vector<edit::ClipRewrite>& rewrites, edit::RootBonePlan& plan, const edit::NewRootBone*& bone) {
     if (settings.rewrite.keepSource)
         return Error{asset.fileName +
@@ -107,7 +107,7 @@ Status planBone(const Asset& asset, const BakeSettings& settings, Baked& out,
 
 // The markers of each clip that has footsteps, for its animation's extras. None when the asset
 // had its root bone already: it is written as it is, byte for byte.
-std::vector<edit::AnimationExtras> animationExtras(const Asset& asset, const Baked& out) {
+std::vector<edit::AnimationExtras> animationExtras(const gltf::Asset& asset, const Baked& out) {
     std::vector<edit::AnimationExtras> extras;
     if (out.rootBoneWasPresent) return extras;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
@@ -117,7 +117,7 @@ std::vector<edit::AnimationExtras> animationExtras(const Asset& asset, const Bak
     return extras;
 }
 
-SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+SidecarDocument sidecarOf(const gltf::Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
                           const BakeSettings& settings) {
     SidecarDocument document;
     Sidecar& sidecar = document.sidecar;
@@ -125,7 +125,7 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
     sidecar.generator = settings.generator;
     sidecar.input = settings.inputName;
     sidecar.inputSha256 = settings.inputSha256Pending.valid() ? settings.inputSha256Pending.get()
-                          : settings.inputSha256.empty()      ? sha256Hex(inputBytes)
+                          : settings.inputSha256.empty()      ? io::sha256Hex(inputBytes)
                                                               : settings.inputSha256;
     sidecar.output = settings.outputName;
     sidecar.hasRootBone = out.rootBone >= 0;
@@ -145,7 +145,7 @@ SidecarDocument sidecarOf(const Asset& asset, const Baked& out, std::span<const 
 
 // The describe stage: the clips analysed and made in place put into the rewritten document and
 // the sidecar.
-Result<Baked> describeAsset(const Asset& asset, Analysed analysed, std::span<const std::uint8_t> inputBytes,
+Result<Baked> describeAsset(const gltf::Asset& asset, Analysed analysed, std::span<const std::uint8_t> inputBytes,
                             const BakeSettings& settings) {
     Baked out;
     std::vector<edit::ClipRewrite> rewrites;
@@ -169,7 +169,7 @@ Result<Baked> describeAsset(const Asset& asset, Analysed analysed, std::span<con
 
 }  // namespace
 
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+Result<Baked> bakeAsset(const gltf::Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings, const OnAnalysed& onAnalysed) {
     if (!settings.clipAnalysis.empty() && settings.clipAnalysis.size() != asset.clips.size())
         return Error{asset.fileName + ": " + std::to_string(settings.clipAnalysis.size()) +

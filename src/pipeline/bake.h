@@ -67,7 +67,7 @@ struct BakeSettings {
 // passes its limit ("animations[9000] \"c\": ... more than maxAssetNodeSamples
 // (268435456)").
 // clipOptions, when not empty, gives each clip its own (one per clip).
-Status checkAnalysisBudget(const Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples,
+Status checkAnalysisBudget(const gltf::Asset& asset, const Options& options, std::uint64_t maxAssetNodeSamples,
                            std::span<const Options> clipOptions = {},
                            std::uint64_t maxAssetTrackSamples = kMaxAssetTrackSamples);
 
@@ -98,7 +98,7 @@ using OnAnalysed = std::function<void(const Analysed&)>;
 // inputBytes: the input file as read, for inputSha256 (unused when settings give it). Errors
 // name the file (checkAnalysisBudget's, the first clip analyzeClip refused, the root bone's,
 // write::rewriteAsset's).
-Result<Baked> bakeAsset(const Asset& asset, std::span<const std::uint8_t> inputBytes,
+Result<Baked> bakeAsset(const gltf::Asset& asset, std::span<const std::uint8_t> inputBytes,
                         const BakeSettings& settings, const OnAnalysed& onAnalysed = {});
 
 }  // namespace rootbake::pipeline

@@ -25,7 +25,7 @@ std::atomic<std::uint64_t> analysisCount{0};
 struct ReadSoFar {
     std::mutex mutex;
     std::condition_variable changed;
-    SharedBytes bytes;   // the leading bytes in place (sharing the file's storage)
+    io::SharedBytes bytes;  // the leading bytes in place (sharing the file's storage)
     bool ended = false;  // no more will come: the read is done, or failed
 };
 
@@ -33,10 +33,10 @@ struct ReadSoFar {
 // once the last byte is read only the last chunk is left to hash (100 MB: ~0.1 s of hashing
 // that no longer waits for the read).
 std::string hashAsRead(const std::shared_ptr<ReadSoFar>& read) {
-    Sha256 hash;
+    io::Sha256 hash;
     std::size_t hashed = 0;
     for (;;) {
-        SharedBytes bytes;
+        io::SharedBytes bytes;
         bool ended = false;
         {
             std::unique_lock lock(read->mutex);
@@ -55,14 +55,16 @@ std::string hashAsRead(const std::shared_ptr<ReadSoFar>& read) {
 
 // The file read, its hash taken on a thread of its own as it is read; where the system
 // gives no thread, taken when asked for.
-Result<SharedBytes> readAndHash(const std::filesystem::path& path, const LoadLimits& limits,
-                                std::shared_future<std::string>& sha256) {
+Result<io::SharedBytes> readAndHash(const std::filesystem::path& path, const gltf::LoadLimits& limits,
+                                    std::shared_future<std::string>& sha256) {
     auto read = std::make_shared<ReadSoFar>();
     try {
         sha256 = std::async(std::launch::async, hashAsRead, read).share();
     } catch (const std::system_error&) {
-        auto bytes = readAssetFile(path, limits);
-        if (bytes) sha256 = std::async(std::launch::deferred, [file = *bytes] { return sha256Hex(file); }).share();
+        auto bytes = gltf::readAssetFile(path, limits);
+        if (bytes)
+            sha256 =
+                std::async(std::launch::deferred, [file = *bytes] { return io::sha256Hex(file); }).share();
         return bytes;
     }
     // On an error or an exception too: the hashing thread ends, and the future can be dropped.
@@ -74,7 +76,7 @@ Result<SharedBytes> readAndHash(const std::filesystem::path& path, const LoadLim
             read.changed.notify_one();
         }
     } end{*read};
-    return readAssetFile(path, limits, [&read](const SharedBytes& soFar) {
+    return gltf::readAssetFile(path, limits, [&read](const io::SharedBytes& soFar) {
         std::lock_guard lock(read->mutex);
         read->bytes = soFar;
         read->changed.notify_one();
@@ -85,11 +87,11 @@ Result<SharedBytes> readAndHash(const std::filesystem::path& path, const LoadLim
 
 Counts counts() { return {loadCount.load(), analysisCount.load()}; }
 
-Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& limits, bool hash) {
+Result<Loaded> loadAsset(const std::filesystem::path& path, const gltf::LoadLimits& limits, bool hash) {
     Loaded out;
     if (!hash) {
         ++loadCount;
-        auto asset = rootbake::loadAsset(path, limits);
+        auto asset = rootbake::gltf::loadAsset(path, limits);
         if (!asset) return asset.error();
         out.asset = std::move(*asset);
         return out;
@@ -102,9 +104,10 @@ Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& li
     return out;
 }
 
-Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::path& path, const LoadLimits& limits) {
+Result<gltf::Asset> loadAssetBytes(const io::SharedBytes& bytes, const std::filesystem::path& path,
+                                   const gltf::LoadLimits& limits) {
     ++loadCount;
-    return loadAssetFile(bytes, path, limits);
+    return gltf::loadAssetFile(bytes, path, limits);
 }
 
 namespace {
@@ -143,7 +146,7 @@ void forEachIndex(std::size_t count, std::size_t threads, const std::function<bo
 
 }  // namespace
 
-Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
+Result<Analysed> analyseAsset(const gltf::Asset& asset, const std::vector<Options>& clipOptions,
                               const AnalysisLimits& limits) {
     ++analysisCount;
     if (Status budget = checkAnalysisBudget(asset, Options{}, limits.maxAssetNodeSamples, clipOptions,
@@ -175,7 +178,7 @@ Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& cl
     return out;
 }
 
-std::string firstClipError(const Asset& asset, const Analysed& analysed) {
+std::string firstClipError(const gltf::Asset& asset, const Analysed& analysed) {
     for (std::size_t i = 0; i < analysed.clips.size(); ++i)
         if (!analysed.clips[i]) return clipLabel(asset.clips[i]) + ": " + analysed.clips[i].error().message;
     return "";

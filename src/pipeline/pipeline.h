@@ -26,7 +26,7 @@ Counts counts();
 
 // An asset as loaded, with the hex SHA-256 of its file when asked for (bake's sidecar).
 struct Loaded {
-    Asset asset;
+    gltf::Asset asset;
     // Hashed on a thread of its own as the file is read, then while the asset is loaded and
     // analysed (100 MB take 0.1 s, more than the rest of a bake): get() it when writing the sidecar.
     // Not valid() unless asked for.
@@ -35,11 +35,11 @@ struct Loaded {
 
 // Reads and loads the asset at `path` within `limits`; with `hash`, the bytes read are also
 // hashed, so the file is read once for both. The error is the loader's.
-Result<Loaded> loadAsset(const std::filesystem::path& path, const LoadLimits& limits, bool hash);
+Result<Loaded> loadAsset(const std::filesystem::path& path, const gltf::LoadLimits& limits, bool hash);
 
 // Loads an asset from its file's bytes, already read (and checked: verify hashes its source first).
-Result<Asset> loadAssetBytes(const SharedBytes& bytes, const std::filesystem::path& path,
-                             const LoadLimits& limits);
+Result<gltf::Asset> loadAssetBytes(const io::SharedBytes& bytes, const std::filesystem::path& path,
+                             const gltf::LoadLimits& limits);
 
 // The analysis of all clips of an asset together (BakeSettings holds the same two).
 struct AnalysisLimits {
@@ -61,10 +61,10 @@ struct Analysed {
 // maxAssetTrackSamples as they come (a root track follows its keys: longer than the samples
 // the budget counted). The error names the file ("walk.glb: animations[9] \"c\": ... more
 // than maxAssetNodeSamples (...)").
-Result<Analysed> analyseAsset(const Asset& asset, const std::vector<Options>& clipOptions,
+Result<Analysed> analyseAsset(const gltf::Asset& asset, const std::vector<Options>& clipOptions,
                               const AnalysisLimits& limits);
 
 // The first clip analyzeClip refused, as bakeClip says it ("animations[2] \"walk\": ..."); empty: none.
-std::string firstClipError(const Asset& asset, const Analysed& analysed);
+std::string firstClipError(const gltf::Asset& asset, const Analysed& analysed);
 
 }  // namespace rootbake::pipeline

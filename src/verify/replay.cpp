@@ -32,11 +32,11 @@ Result<int> rigNode(const Rig& rig, const SidecarNode& node, const std::string& 
 }
 
 // The original asset: the sidecar's input by its sha256, with as many animations as it has clips.
-Result<Asset> loadSource(const Files& files, const Sidecar& sidecar) {
+Result<gltf::Asset> loadSource(const Files& files, const Sidecar& sidecar) {
     // Read once: hashed, then loaded from the same bytes.
-    auto bytes = readAssetFile(files.source);
+    auto bytes = gltf::readAssetFile(files.source);
     if (!bytes) return bytes.error();
-    if (sha256Hex(*bytes) != sidecar.inputSha256)
+    if (io::sha256Hex(*bytes) != sidecar.inputSha256)
         return Error{files.source + ": not the input of " + files.sidecar +
                      " (its sha256 is not the sidecar's inputSha256)"};
     auto loaded = pipeline::loadAssetBytes(*bytes, files.source, {});
@@ -133,7 +133,7 @@ Result<const Clip*> playedClip(const Files& files, const Inputs& inputs, std::si
 // The root bone bake found in the asset already (--root-bone naming the root): its keys carry
 // the motion, so the baked clip plays without them, and the source's keys under it move as
 // playUnderRootBone moves them. -1: none, or a new bone (the source rig plays the same motion).
-int rootBoneAlready(const Asset& asset, const pipeline::Baked& baked) {
+int rootBoneAlready(const gltf::Asset& asset, const pipeline::Baked& baked) {
     if (baked.rootBone < 0 || !baked.rootBoneWasPresent) return -1;
     return asset.rig.rigIndexOfGltf[baked.rootBone];
 }
@@ -143,7 +143,7 @@ int rootBoneAlready(const Asset& asset, const pipeline::Baked& baked) {
 Result<Inputs> loadInputs(const Files& files) {
     auto baked = pipeline::loadAsset(files.baked, {}, false);
     if (!baked) return baked.error();
-    auto text = readFileText(files.sidecar, {pipeline::kMaxSidecarBytes, ""});
+    auto text = io::readFileText(files.sidecar, {pipeline::kMaxSidecarBytes, ""});
     if (!text)
         return Error{files.sidecar + ": " + text.error().message +
                      (files.sidecarBeside ? " (give the sidecar with --sidecar)" : "")};
@@ -179,7 +179,7 @@ Result<Replay> replayFiles(Inputs& inputs, const Files& files) {
     return replay;
 }
 
-Result<Replay> replayBake(const Asset& asset, const pipeline::Baked& baked, const std::string& sidecarName) {
+Result<Replay> replayBake(const gltf::Asset& asset, const pipeline::Baked& baked, const std::string& sidecarName) {
     Replay replay;
     replay.rig = &asset.rig;
     const int bone = rootBoneAlready(asset, baked);

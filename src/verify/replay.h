@@ -25,9 +25,9 @@ struct Files {
 // The three files, each checked against the others: the source is the sidecar's input by its
 // sha256, with as many animations as the sidecar has clips.
 struct Inputs {
-    Asset baked;
+    gltf::Asset baked;
     Sidecar sidecar;
-    std::optional<Asset> source;
+    std::optional<gltf::Asset> source;
 };
 Result<Inputs> loadInputs(const Files& files);
 
@@ -65,7 +65,7 @@ Result<Replay> replayFiles(Inputs& inputs, const Files& files);
 // them, moved by the tracks of the typed sidecar the bake wrote (Baked::document). A root bone
 // bake found in the asset already plays at rest, its children's source keys moved under it.
 // sidecarName is for messages.
-Result<Replay> replayBake(const Asset& asset, const pipeline::Baked& baked, const std::string& sidecarName);
+Result<Replay> replayBake(const gltf::Asset& asset, const pipeline::Baked& baked, const std::string& sidecarName);
 
 // Replays clip i and judges it (judge, with maxDrift); a single pose is not replayed. The error
 // names the sidecar's clip.

@@ -1,6 +1,6 @@
 // Where the buffers and images of the edited document go in the container: a GLB's BIN chunk,
 // new .bin files, data: URIs, or files copied beside the output as they are.
-#include "gltf/base64.h"
+#include "io/base64.h"
 #include "gltf/internal.h"
 #include "write/framing.h"
 
@@ -19,7 +19,7 @@ std::string dataUri(const std::string& old, std::span<const std::uint8_t> bytes)
     std::string header = old.substr(0, comma == std::string::npos ? 0 : comma + 1);
     if (header.size() < 8 || header.compare(header.size() - 8, 8, ";base64,") != 0)
         header = "data:application/octet-stream;base64,";
-    return header + encodeBase64(bytes);
+    return header + io::encodeBase64(bytes);
 }
 
 // Image media types by file extension, for embedding in a GLB.
@@ -124,7 +124,7 @@ Status embedImages(FrameState& state, std::uint64_t binSize, bool* any) {
 }  // namespace
 
 Status placeBuffersAsTheyAre(FrameState& state, bool glb) {
-    const Asset& asset = state.asset;
+    const gltf::Asset& asset = state.asset;
     for (std::size_t b = 0; b < sizeOf(state.edited.document, "buffers"); ++b) {
         Json& buffer = state.edited.document["buffers"][b];
         const bool touched = state.edited.buffers[b].touched;

@@ -12,7 +12,7 @@ namespace {
 // The output's JSON: the input's text spliced when the container stays, else printed whole
 // (RewriteOptions::reprint says why).
 std::string outputJson(const FrameState& state, bool glb) {
-    const Asset& asset = state.asset;
+    const gltf::Asset& asset = state.asset;
     const bool splice = !state.options.reprint && glb == asset.binary && !asset.jsonText.empty();
     if (splice) {
         const std::string_view text(reinterpret_cast<const char*>(asset.jsonText.data()),
@@ -30,7 +30,7 @@ std::string outputJson(const FrameState& state, bool glb) {
 // or the merged buffers of a .gltf input (bin) with the embedded image files streamed after them.
 Status frameGlb(FrameState& state, const std::string& json, OutputBytes& bin, bool hasBin,
                 bool binIsBuffer0) {
-    const Asset& asset = state.asset;
+    const gltf::Asset& asset = state.asset;
     const edit::EditedDocument& edited = state.edited;
     const bool touched0 = binIsBuffer0 && edited.buffers[0].touched;
     const std::uint64_t binSize =
@@ -66,7 +66,7 @@ Status frameGlb(FrameState& state, const std::string& json, OutputBytes& bin, bo
 }
 
 Result<RewrittenAsset> frame(FrameState& state) {
-    const Asset& asset = state.asset;
+    const gltf::Asset& asset = state.asset;
     for (const std::string& uri : asset.externalUris) {
         auto file = gltf::resolveUri(uri, asset.folder, gltf::Where("uri"));
         if (file) state.out.reads.push_back(*file);
@@ -99,7 +99,7 @@ Result<RewrittenAsset> frame(FrameState& state) {
 
 }  // namespace
 
-Result<RewrittenAsset> frameDocument(const Asset& asset, edit::EditedDocument edited,
+Result<RewrittenAsset> frameDocument(const gltf::Asset& asset, edit::EditedDocument edited,
                                      const RewriteOptions& options) {
     FrameState state(asset, std::move(edited), options);
     state.out.animationOf = state.edited.animationOf;
@@ -109,7 +109,7 @@ Result<RewrittenAsset> frameDocument(const Asset& asset, edit::EditedDocument ed
     return frame(state);
 }
 
-Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<edit::ClipRewrite>& clips,
+Result<RewrittenAsset> rewriteAsset(const gltf::Asset& asset, const std::vector<edit::ClipRewrite>& clips,
                                     const RewriteOptions& options, const edit::NewRootBone* rootBone,
                                     const std::vector<edit::AnimationExtras>& extras) {
     try {

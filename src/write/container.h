@@ -50,7 +50,7 @@ struct StreamedFile {
 };
 
 // A piece of the output: bytes made by the rewrite, or (when bytes is empty) a range of the
-// input's buffers (Asset::buffers), written from there (a gather write): the Asset must outlive
+// input's buffers (gltf::Asset::buffers), written from there (a gather write): the gltf::Asset must outlive
 // the write, and the mesh bytes of a GLB are never copied in memory.
 struct OutputPiece {
     std::vector<std::uint8_t> bytes;
@@ -78,12 +78,12 @@ struct RewrittenAsset {
 // embedded), or a .gltf (a changed buffer in a new .bin or its data: URI, files it reads copied
 // beside it). Fails only on what cannot be written: an image or buffer file that cannot be read
 // for embedding, a GLB whose buffers have no bytes, a GLB over 4 GiB - 1.
-Result<RewrittenAsset> frameDocument(const Asset& asset, edit::EditedDocument edited,
+Result<RewrittenAsset> frameDocument(const gltf::Asset& asset, edit::EditedDocument edited,
                                      const RewriteOptions& options);
 
 // The whole rewrite: edit::editDocument (the clips' keys, the root bone when one is given, the
 // extras), then frameDocument. Errors name the file.
-Result<RewrittenAsset> rewriteAsset(const Asset& asset, const std::vector<edit::ClipRewrite>& clips,
+Result<RewrittenAsset> rewriteAsset(const gltf::Asset& asset, const std::vector<edit::ClipRewrite>& clips,
                                     const RewriteOptions& options,
                                     const edit::NewRootBone* rootBone = nullptr,
                                     const std::vector<edit::AnimationExtras>& extras = {});

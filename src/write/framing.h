@@ -30,10 +30,10 @@ struct OutputBytes {
 
 // Appends the bytes the buffer holds in the output (exactly byteLength of them): the source's
 // as pieces of the input, the new keys as made bytes.
-void appendBuffer(const Asset& asset, const edit::EditedDocument& edited, std::size_t buffer,
+void appendBuffer(const gltf::Asset& asset, const edit::EditedDocument& edited, std::size_t buffer,
                   OutputBytes& out);
 // A buffer in one piece, for a data: URI or a new .bin.
-std::vector<std::uint8_t> bufferBytes(const Asset& asset, const edit::EditedDocument& edited,
+std::vector<std::uint8_t> bufferBytes(const gltf::Asset& asset, const edit::EditedDocument& edited,
                                       std::size_t buffer);
 
 // ---- glb_framing.cpp: the GLB container (glTF 2.0 section 4.4) -----------------------------------
@@ -51,10 +51,10 @@ OutputBytes glbHead(const std::string& json, bool hasBin, std::uint64_t binSize)
 // ---- buffers.cpp: buffers and images placed ---------------------------------------------------
 
 struct FrameState {
-    FrameState(const Asset& input, edit::EditedDocument document, const RewriteOptions& settings)
+    FrameState(const gltf::Asset& input, edit::EditedDocument document, const RewriteOptions& settings)
         : asset(input), options(settings), edited(std::move(document)) {}
 
-    const Asset& asset;
+    const gltf::Asset& asset;
     const RewriteOptions& options;
     edit::EditedDocument edited;
     RewrittenAsset out;

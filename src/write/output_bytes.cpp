@@ -31,7 +31,7 @@ void OutputBytes::put32(std::uint32_t v) {
     made(b, 4);
 }
 
-void appendBuffer(const Asset& asset, const edit::EditedDocument& edited, std::size_t buffer,
+void appendBuffer(const gltf::Asset& asset, const edit::EditedDocument& edited, std::size_t buffer,
                   OutputBytes& out) {
     const std::span<const std::uint8_t> source = edit::sourceBytes(asset, buffer);
     const edit::BufferEdit& edit = edited.buffers[buffer];
@@ -53,7 +53,7 @@ void appendBuffer(const Asset& asset, const edit::EditedDocument& edited, std::s
     out.made(edit.tail.data(), edit.tail.size());
 }
 
-std::vector<std::uint8_t> bufferBytes(const Asset& asset, const edit::EditedDocument& edited,
+std::vector<std::uint8_t> bufferBytes(const gltf::Asset& asset, const edit::EditedDocument& edited,
                                       std::size_t buffer) {
     OutputBytes out;
     appendBuffer(asset, edited, buffer, out);

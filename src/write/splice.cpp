@@ -39,7 +39,7 @@ std::size_t skipValue(std::string_view t, std::size_t i) {
         return i;
     }
     int depth = 0;
-    do {  // bounded: Asset::jsonText may not be the text of Asset::document, though it should
+    do {  // bounded: gltf::Asset::jsonText may not be the text of gltf::Asset::document, though it should
         if (t[i] == '"') {
             i = skipString(t, i);
             continue;

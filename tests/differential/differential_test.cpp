@@ -54,7 +54,7 @@ TEST_CASE("differential: rootbake's loader and tinygltf see the same nodes, anim
     for (const fs::path& file : inputs(shared)) {
         const std::string name = fs::relative(file, shared).string();
         CAPTURE(name);
-        const Seen ours = viaRootbake(loadAsset(file));
+        const Seen ours = viaRootbake(gltf::loadAsset(file));
         const Seen theirs = viaTinygltf(readBytes(file), file.parent_path().string());
         if (!ours.ok && !theirs.ok) {
             ++neither;

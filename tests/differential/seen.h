@@ -199,7 +199,7 @@ inline const char* interpolationName(Interpolation i) {
 }
 
 // What rootbake's loader sees, by glTF index.
-inline Seen seenOf(const Asset& asset) {
+inline Seen seenOf(const gltf::Asset& asset) {
     Seen seen;
     seen.ok = true;
     const Rig& rig = asset.rig;
@@ -218,7 +218,7 @@ inline Seen seenOf(const Asset& asset) {
     return seen;
 }
 
-inline Seen viaRootbake(const Result<Asset>& asset) {
+inline Seen viaRootbake(const Result<gltf::Asset>& asset) {
     if (!asset) return refusal(asset.error().message);
     return seenOf(*asset);
 }

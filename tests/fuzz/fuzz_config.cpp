@@ -1,7 +1,7 @@
 // libFuzzer target: rootbake.json parsing on arbitrary bytes. It either reads a config
 // whose rules layer into valid options for any clip name, or refuses with one message
 // that starts with the file name and, as printed, stays on one line. Parsing is linear
-// in the text (src/gltf/json_parse.h): a slow input is a finding (-timeout).
+// in the text (src/io/json_parse.h): a slow input is a finding (-timeout).
 #include "cli/config.h"
 #include "cli/printable.h"
 

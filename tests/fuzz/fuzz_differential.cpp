@@ -17,7 +17,7 @@ using namespace rootbake::differential;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::vector<std::uint8_t> bytes(data, data + size);
-    const Seen ours = viaRootbake(loadAssetFromMemory(bytes, "fuzz.glb", {}));
+    const Seen ours = viaRootbake(gltf::loadAssetFromMemory(bytes, "fuzz.glb", {}));
     if (!ours.ok) return 0;
     const Seen theirs = viaTinygltf(bytes, "");
     if (!theirs.ok) {

@@ -1,5 +1,5 @@
 // libFuzzer target: the whole bake from memory, as `rootbake bake` runs it on
-// one file, minus the file writes. Bytes -> loadAssetFromMemory (no folder:
+// one file, minus the file writes. Bytes -> gltf::loadAssetFromMemory (no folder:
 // every external URI is refused) -> the asset's work budget -> per clip
 // analyzeClip, removeMotion, applyInPlace, measureLoopSeam -> the writer's
 // in-memory bake (rewrite and sidecar), serialised, the sidecar read back and
@@ -55,7 +55,7 @@ void checkMessage(const std::string& message, const std::string& prefix) {
             "message does not start with the file name", message);
 }
 
-void checkAsset(const Asset& asset) {
+void checkAsset(const gltf::Asset& asset) {
     const Rig& rig = asset.rig;
     require(rig.rest.size() == rig.parent.size() && rig.name.size() == rig.parent.size() &&
                 rig.gltfIndex.size() == rig.parent.size() && rig.hasMesh.size() == rig.parent.size(),
@@ -117,7 +117,7 @@ void checkAnalysis(const ClipAnalysis& a, const Rig& rig) {
 
 // A .gltf output with its side files (the new .bin), written to a folder of this process's
 // own and loaded again from there: the same nodes and clips as the input.
-void reloadGltf(const pipeline::Baked& baked, const Asset& input, const LoadLimits& limits) {
+void reloadGltf(const pipeline::Baked& baked, const gltf::Asset& input, const gltf::LoadLimits& limits) {
     namespace fs = std::filesystem;
     static const fs::path folder =
         fs::temp_directory_path() / ("rootbake-fuzz-" + std::to_string(::getpid()));
@@ -134,7 +134,7 @@ void reloadGltf(const pipeline::Baked& baked, const Asset& input, const LoadLimi
                 "a side file that is not the writer's", f.relativePath.string());
         write(f.relativePath, f.bytes);
     }
-    Result<Asset> again = loadAsset(folder / "out.gltf", limits);
+    Result<gltf::Asset> again = gltf::loadAsset(folder / "out.gltf", limits);
     require(again.ok(), "the rewritten .gltf does not load", again ? "" : again.error().message);
     require(again->rig.size() == input.rig.size() && again->clips.size() >= input.clips.size(),
             "the rewritten .gltf lost nodes or clips");
@@ -147,13 +147,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool glb = size >= 4 && data[0] == 'g' && data[1] == 'l' && data[2] == 'T' && data[3] == 'F';
     const std::string name = glb ? "fuzz.glb" : "fuzz.gltf";
 
-    LoadLimits limits;  // the defaults
-    Result<Asset> loaded = loadAssetFromMemory(bytes, name, {}, limits);
+    gltf::LoadLimits limits;  // the defaults
+    Result<gltf::Asset> loaded = gltf::loadAssetFromMemory(bytes, name, {}, limits);
     if (!loaded) {
         checkMessage(loaded.error().message, name + ": ");
         return 0;
     }
-    const Asset& asset = *loaded;
+    const gltf::Asset& asset = *loaded;
     checkAsset(asset);
 
     // The defaults, as `rootbake bake` without flags: maxSamples and the asset's budget of
@@ -209,7 +209,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(read->clips.size() == asset.clips.size(), "sidecar clip count");
         // The rewritten asset loads again (a GLB needs no folder; a .gltf's new .bin is a side file).
         if (container == Container::Glb) {
-            Result<Asset> again = loadAssetFromMemory(joinPieces(baked->asset.main), "out.glb", {}, limits);
+            Result<gltf::Asset> again = gltf::loadAssetFromMemory(joinPieces(baked->asset.main), "out.glb", {}, limits);
             require(again.ok(), "the rewritten GLB does not load", again ? "" : again.error().message);
         } else {
             reloadGltf(*baked, asset, limits);

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::io {
 
 std::string encodeBase64(std::span<const std::uint8_t> bytes);
 
@@ -20,4 +20,4 @@ struct Base64Error {
 // Strict: the standard alphabet, '=' padding only at the end. Appends to out.
 std::optional<Base64Error> decodeBase64(std::string_view text, std::vector<std::uint8_t>& out);
 
-}  // namespace rootbake
+}  // namespace rootbake::io

@@ -1,8 +1,8 @@
-#include "gltf/base64.h"
+#include "io/base64.h"
 
 #include <algorithm>
 
-namespace rootbake {
+namespace rootbake::io {
 
 namespace {
 
@@ -54,4 +54,4 @@ std::optional<Base64Error> decodeBase64(std::string_view text, std::vector<std::
     return std::nullopt;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::io

@@ -37,7 +37,7 @@
 #include <utility>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::io {
 
 // A file streamed into another at an offset, 64 KiB at a time (a GLB's embedded image).
 struct AppendedFile {
@@ -112,4 +112,4 @@ std::optional<FileFailure> writeFiles(std::vector<PlannedFile> files,
 // interrupted"), before the undo; it must outlive the process's use of the handler.
 void installInterruptCleanup(const char* message = nullptr);
 
-}  // namespace rootbake
+}  // namespace rootbake::io
