@@ -154,7 +154,7 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
     const std::vector<std::uint8_t> glb = samples::toGlb(biped);
     auto asset = gltf::loadAssetFromMemory(glb, "biped.glb", {});
     REQUIRE(asset.ok());
-    SidecarDocument document;
+    write::SidecarDocument document;
     Sidecar& written = document.sidecar;
     written.schema = newestSidecarSchema();
     written.generator = "rootbake test";
@@ -169,7 +169,7 @@ TEST_CASE("sidecar read: what the writer writes for the biped reads back exactly
         document.records.push_back(pipeline::sidecarClipRecord(asset->rig, baked->analysis, baked->loop));
         analyses.push_back(baked->analysis);
     }
-    const Sidecar sidecar = mustParse(toJson(document).dump(2));
+    const Sidecar sidecar = mustParse(write::toJson(document).dump(2));
     REQUIRE(sidecar.clips.size() == asset->clips.size());
     for (std::size_t i = 0; i < analyses.size(); ++i) {
         const ClipAnalysis& a = analyses[i];

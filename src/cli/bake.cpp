@@ -108,7 +108,7 @@ std::vector<io::PlannedFile> plannedFiles(const fs::path& out, pipeline::Baked& 
     for (const write::StreamedFile& f : baked.asset.streamed)
         files.back().appended.push_back({f.file, f.offset, f.size});
     files.back().size = baked.asset.mainSize;
-    files.push_back({sidecarPath(out), sidecarBytes(baked.document), {}});
+    files.push_back({sidecarPath(out), write::sidecarBytes(baked.document), {}});
     for (write::SideFile& f : baked.asset.files)
         files.push_back({out.parent_path() / f.relativePath, std::move(f.bytes), f.copyFrom});
     return files;

@@ -78,7 +78,7 @@ AssetOutcome inspectAsset(const RunContext& run, const InputFile& input) {
         outcome.err += failedGateLines(label, clip, gates);
         addDoubts(run, label, clip, a, outcome);
         if (!gates.empty()) outcome.code = combineExitCodes(outcome.code, kGateFailed);
-        Json object = toJson(pipeline::sidecarClip(asset->rig, a, clip.gltfIndex, clipName(clip), a.upAxis),
+        Json object = write::toJson(pipeline::sidecarClip(asset->rig, a, clip.gltfIndex, clipName(clip), a.upAxis),
                              pipeline::sidecarClipRecord(asset->rig, a, baked->loop));
         if (anyGate(run.gates)) object["failedGates"] = gates;
         clips.push_back(std::move(object));

@@ -112,14 +112,14 @@ std::vector<edit::AnimationExtras> animationExtras(const gltf::Asset& asset, con
     if (out.rootBoneWasPresent) return extras;
     for (std::size_t i = 0; i < asset.clips.size(); ++i) {
         const SidecarMarkers markers = sidecarMarkers(asset.rig, out.clips[i].analysis);
-        if (!markers.events.empty()) extras.push_back({asset.clips[i].gltfIndex, toAnimationExtras(markers)});
+        if (!markers.events.empty()) extras.push_back({asset.clips[i].gltfIndex, write::toAnimationExtras(markers)});
     }
     return extras;
 }
 
-SidecarDocument sidecarOf(const gltf::Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
+write::SidecarDocument sidecarOf(const gltf::Asset& asset, const Baked& out, std::span<const std::uint8_t> inputBytes,
                           const BakeSettings& settings) {
-    SidecarDocument document;
+    write::SidecarDocument document;
     Sidecar& sidecar = document.sidecar;
     sidecar.schema = newestSidecarSchema();
     sidecar.generator = settings.generator;

@@ -73,7 +73,7 @@ Status checkAnalysisBudget(const gltf::Asset& asset, const Options& options, std
 
 struct Baked {
     write::RewrittenAsset asset;
-    SidecarDocument document;      // the sidecar: what an engine reads, and the writer's records
+    write::SidecarDocument document;      // the sidecar: what an engine reads, and the writer's records
     std::vector<BakedClip> clips;  // per input animation
     // bake --root-bone: the bone's glTF index (-1: none) and name, and whether the asset had it
     // as the clips' root already (then its keys carry the motion and every clip is written as it

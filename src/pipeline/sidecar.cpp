@@ -82,8 +82,8 @@ SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& a, int animationInde
     return c;
 }
 
-SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop) {
-    SidecarClipRecord r;
+write::SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& a, const LoopSeam& loop) {
+    write::SidecarClipRecord r;
     const ContactEvidence& e = a.evidence;
     for (std::size_t i = 0; i < a.planting.size(); ++i)
         r.stanceShare.push_back(i < e.stanceShare.size() ? std::optional<double>(e.stanceShare[i])

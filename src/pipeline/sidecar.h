@@ -29,6 +29,6 @@ SidecarClip sidecarClip(const Rig& rig, const ClipAnalysis& analysis, int animat
                         const std::string& name, const glm::dvec3& upAxis);
 
 // The writer's record of the same clip: its evidence, loop seam, reason and warnings.
-SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop);
+write::SidecarClipRecord sidecarClipRecord(const Rig& rig, const ClipAnalysis& analysis, const LoopSeam& loop);
 
 }  // namespace rootbake::pipeline

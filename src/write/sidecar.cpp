@@ -3,7 +3,7 @@
 #include <memory>
 #include <numbers>
 
-namespace rootbake {
+namespace rootbake::write {
 
 using Json = nlohmann::ordered_json;
 
@@ -179,4 +179,4 @@ Json toJson(const SidecarDocument& d) {
     return out;
 }
 
-}  // namespace rootbake
+}  // namespace rootbake::write

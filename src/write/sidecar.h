@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace rootbake {
+namespace rootbake::write {
 
 // What the sidecar records of a clip beyond what an engine reads (SidecarClip): how the
 // analysis decided, for the people who read the file and for `check`. The writer's alone:
@@ -59,4 +59,4 @@ nlohmann::ordered_json toJson(const SidecarDocument& document);
 // track of 2^18 samples prints 40 MB: the text is not held twice).
 std::vector<std::uint8_t> sidecarBytes(const SidecarDocument& document);
 
-}  // namespace rootbake
+}  // namespace rootbake::write
