@@ -1,6 +1,6 @@
 // The whole bake in memory: analyse every clip, take the motion out of the
 // root's keys, rewrite the asset and build the sidecar. Nothing here touches a
-// file except reading images that a GLB output embeds (src/write/files.h writes).
+// file except reading images that a GLB output embeds (src/io/write_files.h writes).
 #pragma once
 
 #include "gltf/asset.h"

@@ -1,5 +1,5 @@
 // The container of a baked asset: the edited document (src/edit) framed as a .glb or a .gltf with
-// its .bin files or data: URIs, in memory; src/write/files.h writes the result. The header reads
+// its .bin files or data: URIs, in memory; src/io/write_files.h writes the result. The header reads
 // as the container's table of contents, grouped by the file that implements each part.
 // Everything the edits do not touch passes through: objects, extensions, extras, key order, and
 // the bytes of every bufferView they did not rewrite (docs/sidecar.md, "The in-place asset").
