@@ -270,6 +270,56 @@ TEST_CASE("verify: a clip that does not travel fails when all its planted feet s
     CHECK_FALSE(verify::judge(slides, {.travels = false, .hasRoot = true, .hasContacts = false}, 0.05).gated);
 }
 
+TEST_CASE("verify: without its source, a clip whose travel is its root's keys is held to its average speed") {
+    constexpr verify::ClipFacts kRootKeys{
+        .travels = true, .rootKeys = true, .hasRoot = true, .hasContacts = true};
+    constexpr verify::ClipFacts kDeduced{.travels = true, .hasRoot = true, .hasContacts = true};
+    const Foot foot = makeFoot();
+    // The root's keys cover 0.6 m while the toe is down (0 to 0.5 s: 1.2 m/s) and 0.4 m in the
+    // swing: 1 m/s on average, the toe's speed. With the keys' timing the planted toe slides
+    // at 0.2 m/s (20% of the speed); at the average speed it stands.
+    Motion uneven = footMotion(1.0);
+    uneven.clip->times = {0.0, 0.5, 1.0};
+    uneven.clip->translation = {0, 0, 0, 0, 0, 0.6, 0, 0, 1.0};
+    const verify::ClipSkate timing = mustMeasure(foot.rig, foot.clip, uneven.view, nullptr);
+    CHECK(timing.baked.driftFraction == doctest::Approx(0.2).epsilon(1e-6));
+    CHECK(timing.constant.driftFraction < 1e-6);
+    const verify::Verdict keys = verify::judge(timing, kRootKeys, 0.05);
+    CHECK(keys.gated);
+    CHECK(keys.passed);
+    CHECK(test::contains(keys.note,
+                         "drift 20.0% of its speed > 5.0% with its root's keys, 0.0% at its average speed"));
+    // A deduced track's timing is the deduction's own: the same play skates.
+    const verify::Verdict deduced = verify::judge(timing, kDeduced, 0.05);
+    CHECK_FALSE(deduced.passed);
+    CHECK(test::contains(deduced.note, "SKATES: drift 20.0%"));
+
+    // Keys and average speed both 0.6 m/s under a toe that shows 1 m/s: the feet say the
+    // travel is wrong, whatever its timing.
+    Motion slow = footMotion(0.6);
+    slow.clip->averageSpeed = 0.6;
+    const verify::ClipSkate wrong = mustMeasure(foot.rig, foot.clip, slow.view, nullptr);
+    CHECK(wrong.constant.driftFraction == doctest::Approx(0.4 / 0.6).epsilon(1e-6));
+    const verify::Verdict skates = verify::judge(wrong, kRootKeys, 0.05);
+    CHECK(skates.gated);
+    CHECK_FALSE(skates.passed);
+    CHECK(test::contains(skates.note, "--source tells the source's from the bake's"));
+
+    // A one-shot: the toe slides back and stays (a lunge): its feet are not on one ground
+    // from loop to loop, and without the source its root's keys are not gated.
+    Foot lunge = makeFoot();
+    Channel& toe = lunge.clip.channels[0];
+    toe.times = {0.0f, 0.5f, 1.0f};
+    toe.values = {0, 0, 0.25f, 0, 0, -0.25f, 0, 0, -0.25f};
+    const verify::ClipSkate oneShot = mustMeasure(lunge.rig, lunge.clip, slow.view, nullptr);
+    CHECK(oneShot.seam == doctest::Approx(0.5));
+    CHECK(oneShot.baked.driftFraction > 0.05);
+    const verify::Verdict notGated = verify::judge(oneShot, kRootKeys, 0.05);
+    CHECK_FALSE(notGated.gated);
+    CHECK(test::contains(notGated.note, "a one-shot (its ground points end 0.50 heights"));
+    CHECK(verify::judge(oneShot, kDeduced, 0.05).gated);
+}
+
 TEST_CASE("verify: the baked biped's planted feet skate under 3% of the speed") {
     for (const char* name : {"walk", "walk_inplace", "run_inplace", "turn_walk", "strafe"}) {
         CAPTURE(name);
@@ -429,7 +479,7 @@ TEST_CASE("verify: the executable on a baked biped, a broken sidecar and bad usa
     }
 }
 
-TEST_CASE("verify: a root clip whose source skates as much passes with --source, and says so") {
+TEST_CASE("verify: a root clip whose source skates as much passes, alone or with --source, and says why") {
     ROOTBAKE_REQUIRE_SHARED(shared);
     // master-character's push is root motion: its feet slip in the source itself (8.8% of its
     // speed, ../shared/truth/README.md), and its track replays the root exactly.
@@ -442,9 +492,20 @@ TEST_CASE("verify: a root clip whose source skates as much passes with --source,
         return at == std::string::npos ? std::string()
                                        : output.substr(at + 1, output.find('\n', at + 1) - at - 1);
     };
+    // Alone, verify cannot tell the source's drift from the bake's; the feet keep the push's
+    // average speed (its keys' timing is the source's), so it passes and says why.
     const Exit alone = runExe("verify " + q(baked));
     INFO(alone.output);
-    CHECK(test::contains(row(alone.output, "generic-pushing-01-loop"), "SKATES"));
+    const std::string pushingAlone = row(alone.output, "generic-pushing-01-loop");
+    CHECK(pushingAlone.substr(pushingAlone.find_last_not_of(' ') - 1) == "ok");
+    const Exit aloneJson = runExe("verify " + q(baked) + " --json");
+    const nlohmann::json aloneDoc = nlohmann::json::parse(aloneJson.output);
+    std::string note;
+    for (const auto& clip : aloneDoc["clips"])
+        if (clip["name"] == "generic-pushing-01-loop") note = clip["note"];
+    CHECK(test::contains(note, "with its root's keys, 0.0% at its average speed: its feet keep its speed"));
+    // The climb (feet on a wall) is a one-shot: alone, not gated; with the source, as it.
+    CHECK(test::contains(row(alone.output, "generic-climbing-01-loop"), "not gated"));
     const Exit withSource = runExe("verify " + q(baked) + " --source " + q(source));
     INFO(withSource.output);
     const std::string pushing = row(withSource.output, "generic-pushing-01-loop");
@@ -479,6 +540,10 @@ TEST_CASE("verify: every corpus root clip passes as baked, and fails made in pla
             const verify::ClipSkate baked = mustMeasure(asset->rig, inPlace, motion.view, &clip);
             const verify::Verdict asBaked = verify::judge(baked, facts, 0.05);
             CHECK_MESSAGE(asBaked.passed, asBaked.note);
+            // Alone (no --source): passed, or not gated with its reason (a climb's feet on a wall).
+            const verify::Verdict alone =
+                verify::judge(mustMeasure(asset->rig, inPlace, motion.view, nullptr), facts, 0.05);
+            CHECK_MESSAGE(alone.passed, alone.note);
             if (analysis->strideLength < Options{}.minimumTravel * analysis->characterHeight) continue;
             if (baked.averageSpeed < verify::kStandingDrift * baked.height) continue;
             removeTravel(motion);

@@ -152,7 +152,8 @@ std::string reportText(const VerifyArgs& args, const verify::Settings& settings,
                         : r.passed                        ? "ok"
                         : r.motion.clip->source == "none" ? "SLIDES"
                                                           : "SKATES"});
-        if (!r.note.empty()) notes += textLine("  " + r.motion.clip->name + ": " + r.note);
+        if (!r.note.empty())
+            notes += wrappedLines("  " + printed[i] + ": ", r.note, 4, {r.motion.clip->name});
     }
     const std::string summary = std::string(failed ? "FAILED" : "ok") + ": " + std::to_string(gated) +
                                 " of " + counted(reports.size(), "clip", "clips") + " gated, " +

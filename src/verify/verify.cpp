@@ -191,9 +191,19 @@ SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& plante
     return stats;
 }
 
-// A constant velocity and turn rate whose path over one cycle has the clip's chord
-// (averageSpeed x duration along travelDirection) and turn: a circular arc, whose
+// A constant velocity and turn rate whose path over one cycle has the track's chord
+// (chordSpeed x duration along travelDirection) and turn: a circular arc, whose
 // heading at the start is the chord's turned back by half the turn.
+// The track's own chord over the cycle's duration: the clip's average speed when the
+// sidecar agrees with itself; a track edited after the bake plays at what it carries.
+double chordSpeed(const SidecarClip& clip) {
+    const std::vector<double>& t = clip.translation;
+    if (t.size() < 6 || !(clip.duration > 0)) return clip.averageSpeed;
+    const std::size_t last = t.size() - 3;
+    const glm::dvec3 chord(t[last] - t[0], t[last + 1] - t[1], t[last + 2] - t[2]);
+    return glm::length(chord) / clip.duration;
+}
+
 rt::RootDelta constantStep(const ClipMotion& motion, double dt) {
     const double turn = motion.clip->averageAngularSpeed * motion.clip->duration;  // rad per cycle
     const double half = 0.5 * turn;
@@ -203,7 +213,7 @@ rt::RootDelta constantStep(const ClipMotion& motion, double dt) {
     // Midpoint heading of the step, so the polygon's chord points where the arc's does.
     const rt::Vec3 heading =
         rt::rotate(rt::axisAngle(up, -half + 0.5 * angle), toRuntime(motion.travelDirection()));
-    return {(motion.clip->averageSpeed * arcOverChord * dt) * heading, rt::axisAngle(up, angle)};
+    return {(chordSpeed(*motion.clip) * arcOverChord * dt) * heading, rt::axisAngle(up, angle)};
 }
 
 }  // namespace
@@ -385,10 +395,27 @@ Verdict judge(const ClipSkate& k, const ClipFacts& facts, double maxDrift) {
     }
     if (!(k.baked.driftFraction > maxDrift)) return {true, true, ""};
     const std::string by = "drift " + percent(k.baked.driftFraction) + " of its speed > " + percent(maxDrift);
-    const bool asSource = facts.rootKeys && k.measuredSource &&
-                          !(k.baked.driftFraction > k.source.driftFraction + kSameAsSource);
-    if (asSource) return {true, true, "drifts as its source does (" + by + "): the bake adds none"};
-    return {true, false, "SKATES: " + by};
+    if (!facts.rootKeys) return {true, false, "SKATES: " + by};
+    if (k.measuredSource) {
+        if (!(k.baked.driftFraction > k.source.driftFraction + kSameAsSource))
+            return {true, true, "drifts as its source does (" + by + "): the bake adds none"};
+        return {true, false, "SKATES: " + by};
+    }
+    // Without the source, a clip whose travel is its root's keys replays its source's motion
+    // (in-place keys + track), so its drift is the source's unless the two files disagree.
+    if (k.seam > kOneShotSeam)
+        return {false, true,
+                "a one-shot (its ground points end " + fixedPoint(k.seam, 2) +
+                    " heights from where they start: a climb, a vault) with its root's keys' travel: " + by +
+                    ", not gated without --source"};
+    if (!(k.constant.driftFraction > maxDrift))
+        return {true, true,
+                by + " with its root's keys, " + percent(k.constant.driftFraction) +
+                    " at its average speed: its feet keep its speed, not its root's timing, which the bake "
+                    "keeps (--source compares it with the source's)"};
+    return {
+        true, false,
+        "SKATES: " + by + " (its travel is its root's keys: --source tells the source's from the bake's)"};
 }
 
 }  // namespace rootbake::verify

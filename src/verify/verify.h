@@ -45,7 +45,8 @@
 //             (a root clip pops back one stride at every loop);
 //   constant: the in-place clip moved at a constant velocity and turn rate that
 //             cover the clip's stride and turn per cycle (for a clip that does
-//             not turn: averageSpeed along travelDirection).
+//             not turn: the track's chord over the duration, along travelDirection;
+//             the averageSpeed of a sidecar that agrees with itself).
 #pragma once
 
 #include "rootbake/bake.h"
@@ -127,6 +128,10 @@ Result<ClipSkate> measureSkate(const Rig& rig, const Clip& inPlaceClip, const Cl
 //  - a clip that travels fails when its planted contacts drift faster than
 //    maxDrift x its speed; a clip whose travel is in its root's keys passes when,
 //    with a source, it drifts no more than its source does (kSameAsSource).
+//    Without the source, such a clip replays its source's motion (in-place keys +
+//    track), so its drift is the source's: it passes when its feet keep its average
+//    speed (the constant play within maxDrift), and a one-shot (seam above
+//    kOneShotSeam: a climb, a vault) is not gated.
 //  - a clip that does not travel fails when its planted contacts drift faster
 //    than kStandingDrift x its height per second: its feet say it should travel.
 //    Not a one-shot (a jump, a climb, a transition: seam above kOneShotSeam): it
