@@ -191,9 +191,6 @@ SkateStats measure(const Replay& replay, const std::vector<std::uint8_t>& plante
     return stats;
 }
 
-// A constant velocity and turn rate whose path over one cycle has the track's chord
-// (chordSpeed x duration along travelDirection) and turn: a circular arc, whose
-// heading at the start is the chord's turned back by half the turn.
 // The track's own chord over the cycle's duration: the clip's average speed when the
 // sidecar agrees with itself; a track edited after the bake plays at what it carries.
 double chordSpeed(const SidecarClip& clip) {
@@ -204,6 +201,9 @@ double chordSpeed(const SidecarClip& clip) {
     return glm::length(chord) / clip.duration;
 }
 
+// A constant velocity and turn rate whose path over one cycle has the track's chord
+// (chordSpeed x duration along travelDirection) and turn: a circular arc, whose
+// heading at the start is the chord's turned back by half the turn.
 rt::RootDelta constantStep(const ClipMotion& motion, double dt) {
     const double turn = motion.clip->averageAngularSpeed * motion.clip->duration;  // rad per cycle
     const double half = 0.5 * turn;
