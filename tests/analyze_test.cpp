@@ -4,6 +4,7 @@
 #include "gltf/asset.h"
 
 #include <doctest/doctest.h>
+#include <glm/gtc/quaternion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -176,6 +177,48 @@ TEST_CASE("analyze: the character node's space gives the same travel under an un
     const ClipAnalysis a = analyze("walk", options);
     CHECK(a.character >= 0);
     CHECK(a.strideLength == doctest::Approx(1.2).epsilon(0.005));
+}
+
+TEST_CASE("analyze: a deduced direction snapped far off the feet's says how fast they slide sideways") {
+    // The biped turned about the up axis under its Armature: its in-place walk's feet travel
+    // that far off +Z. 6 degrees snap onto +Z (within 10) and leave them sliding sideways at
+    // sin 6 = 10.5% of the speed; 2 degrees leave 3.5%, under kSnappedSlide.
+    const auto walkTurnedBy = [](double degrees, const Options& options) {
+        Rig rig = biped().rig;
+        const int armature = findNode(rig, parseNodeRef("Armature"));
+        REQUIRE(armature >= 0);
+        rig.rest[armature].rotation =
+            glm::angleAxis(degrees * kDegree, glm::dvec3(0, 1, 0)) * rig.rest[armature].rotation;
+        auto a = analyzeClip(rig, clipNamed(biped(), "walk_inplace"), options);
+        REQUIRE(a.ok());
+        return *a;
+    };
+    const auto snapWarning = [](const ClipAnalysis& a) {
+        return std::count_if(a.warnings.begin(), a.warnings.end(), [](const std::string& w) {
+            return w.find("off the axis") != std::string::npos;
+        });
+    };
+    const ClipAnalysis six = walkTurnedBy(6.0, {});
+    CHECK(sourceName(six.source) == "footContact");
+    CHECK(six.travelDirection.z == doctest::Approx(1.0));
+    CHECK(six.evidence.snappedAngle == doctest::Approx(6.0 * kDegree).epsilon(0.02));
+    REQUIRE(snapWarning(six) == 1);
+    CHECK(std::find_if(six.warnings.begin(), six.warnings.end(), [](const std::string& w) {
+              return w.find("slide sideways at 10.") != std::string::npos;
+          }) != six.warnings.end());
+    const ClipAnalysis two = walkTurnedBy(2.0, {});
+    CHECK(two.evidence.snappedAngle == doctest::Approx(2.0 * kDegree).epsilon(0.02));
+    CHECK(snapWarning(two) == 0);
+    // Not snapped, the direction is the feet's: nothing slides, nothing to say.
+    Options unsnapped;
+    unsnapped.directionSnapAngle = 0.0;
+    const ClipAnalysis kept = walkTurnedBy(6.0, unsnapped);
+    CHECK(std::atan2(kept.travelDirection.x, kept.travelDirection.z) ==
+          doctest::Approx(6.0 * kDegree).epsilon(0.02));
+    CHECK(kept.evidence.snappedAngle < 1e-6);
+    CHECK(snapWarning(kept) == 0);
+    // The unturned biped's feet go straight along +Z.
+    CHECK(analyze("walk_inplace").evidence.snappedAngle < 1e-6);
 }
 
 TEST_CASE("analyze: a clip that animates no node transform has source none and says why") {

@@ -222,6 +222,10 @@ struct PlantedInterval {
 // x character height: a sprinter covers about 2.5 body heights per cycle (two steps);
 // a stride per cycle beyond this is no gait's, and is flagged.
 inline constexpr double kMaxStridePerCycle = 2.5;
+// A deduced direction snapped onto an axis leaves the feet sliding sideways at the sine of
+// the angle it was turned by, as a fraction of the speed: above this (verify's default
+// --max-drift; 2.9 degrees), the snap is flagged. Real walks and runs wander under 2.6.
+inline constexpr double kSnappedSlide = 0.05;
 
 struct ContactEvidence {
     std::vector<double> stanceShare;  // per contact (as ClipAnalysis::contacts): fraction of the clip in stance
@@ -230,6 +234,7 @@ struct ContactEvidence {
     int touchDowns = 0;         // stances begun, all contacts together
     int steppingContacts = 0;   // contacts with at least one stance
     double stridePerCycle = 0.0;  // travel per cycle of the stepping contacts, scene units
+    double snappedAngle = 0.0;    // rad: how far the feet's direction was turned onto the axis it snapped to
 };
 
 struct ContactPlanting {

@@ -109,12 +109,15 @@ SummedSteps sumSteps(const std::vector<glm::dvec3>& steps, const std::vector<dou
 }
 
 // A straight clip's travel: only its part along the (snapped) direction, as for root travel.
-void keepAlongDirection(Travel& travel, const StageInput& in) {
+// Returns the angle the snap turned the feet's direction by (rad).
+double keepAlongDirection(Travel& travel, const StageInput& in) {
+    const glm::dvec3 feet = travel.direction;
     if (!in.options.extractLateralMotion) {
         const double snap = in.options.directionSnapAngle.value_or(in.options.thresholds.deducedSnapAngle);
         travel.direction = snapDirection(travel.direction, in.up, snap);
     }
     for (glm::dvec3& t : travel.translation) t = travel.direction * glm::dot(t, travel.direction);
+    return std::acos(std::clamp(glm::dot(feet, travel.direction), -1.0, 1.0));
 }
 
 }  // namespace
@@ -185,9 +188,10 @@ Result<ContactReading> measureContactTravel(const StageInput& in, const std::vec
         return out;
     }
     if (distance > 0.0) travel.direction = travelled / distance;
-    if (!yaw) keepAlongDirection(travel, in);
+    const double snapped = yaw ? 0.0 : keepAlongDirection(travel, in);
     out.contacts = contacts.nodes;
     out.evidence = std::move(stance.evidence);
+    out.evidence.snappedAngle = snapped;
     stance.planted.resize(contacts.nodes.size());  // none read in a clip of no interval
     for (size_t c = 0; c < contacts.nodes.size(); ++c)
         out.planting.push_back(plantedIntervals(reading, contacts.nodes[c], stance.planted[c]));

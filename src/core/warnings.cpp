@@ -2,6 +2,8 @@
 #include "stages.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
 
 namespace rootbake::core {
 
@@ -27,8 +29,15 @@ void doubtDeduction(ClipAnalysis& out, const Thresholds& thresholds, double mini
     if (out.characterHeight > 0.0 && e.stridePerCycle > kMaxStridePerCycle * out.characterHeight)
         out.warnings.push_back("a stride of " + num(e.stridePerCycle) + " per cycle is " +
                                num(e.stridePerCycle / out.characterHeight, 3) +
-                               " x the character's height: more than legs can step (" + num(kMaxStridePerCycle, 2) +
-                               ")");
+                               " x the character's height: more than legs can step (" +
+                               num(kMaxStridePerCycle, 2) + ")");
+    // The feet's direction turned onto an axis: played so, they slide sideways.
+    if (std::sin(e.snappedAngle) > kSnappedSlide)
+        out.warnings.push_back("the feet travel " + num(e.snappedAngle * 180.0 / std::numbers::pi, 3) +
+                               " deg off the axis their direction was snapped to: played so, they slide "
+                               "sideways at " +
+                               num(100.0 * std::sin(e.snappedAngle), 3) +
+                               "% of the speed (--snap-angle 0 keeps their direction)");
 }
 
 }  // namespace
