@@ -199,7 +199,7 @@ TEST_CASE("analyze: a deduced direction snapped far off the feet's says how fast
         });
     };
     const ClipAnalysis six = walkTurnedBy(6.0, {});
-    CHECK(sourceName(six.source) == "footContact");
+    CHECK(six.source == Source::FootContact);
     CHECK(six.travelDirection.z == doctest::Approx(1.0));
     CHECK(six.evidence.snappedAngle == doctest::Approx(6.0 * kDegree).epsilon(0.02));
     REQUIRE(snapWarning(six) == 1);
