@@ -137,6 +137,16 @@ inline bool decode(const tinygltf::Model& m, int index, std::vector<float>& out)
     return true;
 }
 
+// An accessor whose bufferView is EXT_meshopt_compression's: tinygltf 2.7 does not decode it, and
+// reads the bufferView's own buffer (a fallback placeholder, given the BIN chunk's bytes when it
+// fits) as if it held the data.
+inline bool meshoptCompressed(const tinygltf::Model& m, int accessor) {
+    if (accessor < 0 || accessor >= int(m.accessors.size())) return false;
+    const int view = m.accessors[accessor].bufferView;
+    return view >= 0 && view < int(m.bufferViews.size()) &&
+           m.bufferViews[view].extensions.count("EXT_meshopt_compression") > 0;
+}
+
 // What tinygltf's model holds, its accessors decoded here.
 inline Seen seenOf(const tinygltf::Model& m) {
     Seen seen;
@@ -157,6 +167,11 @@ inline Seen seenOf(const tinygltf::Model& m) {
             if (ch.sampler < 0 || ch.sampler >= int(a.samplers.size())) continue;
             const tinygltf::AnimationSampler& s = a.samplers[ch.sampler];
             SeenChannel seenChannel{ch.target_node, ch.target_path, s.interpolation, {}, {}};
+            if (meshoptCompressed(m, s.input) || meshoptCompressed(m, s.output)) {
+                seen.ok = false;
+                seen.error = "keys in EXT_meshopt_compression data (not decoded by tinygltf)";
+                return seen;
+            }
             if (!decode(m, s.input, seenChannel.times) || !decode(m, s.output, seenChannel.values)) {
                 seen.ok = false;
                 seen.error = "animation data outside its buffer (decoded here)";
@@ -278,6 +293,9 @@ inline const std::pair<const char*, const char*> kTheirsOnly[] = {
     {"invalid bufferView", "an accessor without a bufferView (its data in an extension, e.g. Draco), which the spec allows"},
     {"Invalid type for chunk1 data",
      "a GLB whose second chunk is of an unknown type: clients must ignore chunks of unknown types (GLB, Chunks)"},
+    {"keys in EXT_meshopt_compression data",
+     "keys in a meshopt-compressed bufferView, which rootbake decodes and tinygltf 2.7 does not (its fallback "
+     "buffer is a placeholder: compared, tinygltf's keys would be the compressed bytes)"},
 };
 
 // The reason listed for a message, matched without regard to ASCII case (a URI's scheme
