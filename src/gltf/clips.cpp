@@ -10,14 +10,6 @@ namespace rootbake::gltf {
 
 namespace {
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
-}  // namespace
-
-namespace {
-
 // Decoded animation accessors, each decoded and checked once, handed to the
 // channels (moved on the last use).
 struct KeyData {

@@ -55,6 +55,11 @@ inline const Where kRoot{""};
 // "<path>: <what>"; loadAssetFromMemory puts the file name in front.
 Error fail(const Where& at, const std::string& what);
 
+// A count, index or byte offset as messages print it.
+inline std::string n(std::uint64_t v) {
+    return std::to_string(v);
+}
+
 // Parses a JSON text: refuses a byte order mark, nesting deeper than maxDepth,
 // and a top level that is not an object.
 Result<Json> parseJson(Bytes text, int maxDepth);

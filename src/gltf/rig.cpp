@@ -14,9 +14,6 @@ namespace rootbake::gltf {
 
 namespace {
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
 std::string node(std::uint64_t v) {
     return "nodes[" + n(v) + "]";
 }

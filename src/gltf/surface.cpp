@@ -13,10 +13,6 @@ namespace rootbake::gltf {
 
 namespace {
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 // x the mesh's height at rest: vertices this close to the lowest of those a joint moves are
 // its sole (a flat foot's, a hoof's, a tread's underside), 3.5 cm on a 1.75 m character.
 constexpr double kSoleBand = 0.02;

@@ -8,10 +8,6 @@ namespace rootbake::gltf {
 
 namespace {
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 Status validateAsset(const Json& document) {
     const Json* asset = nullptr;
     ROOTBAKE_TRY(getObject(document, kRoot, "asset", true, asset));

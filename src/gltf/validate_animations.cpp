@@ -7,10 +7,6 @@ namespace rootbake::gltf {
 
 namespace {
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 // The formats glTF 2.0 section 3.11 (and KHR_mesh_quantization for
 // translation and scale) allows for animation outputs.
 bool isOutputFormat(const AccessorLayout& a, Path path) {

@@ -89,10 +89,6 @@ bool fits(std::uint64_t offset, std::uint64_t stride, std::uint64_t count, std::
     return mul(stride, count - 1, span) && add(span, size, span) && add(offset, span, end) && end <= length;
 }
 
-std::string n(std::uint64_t v) {
-    return std::to_string(v);
-}
-
 // "1 element of 12 bytes", "3 elements of 1 byte".
 std::string elements(std::uint64_t count, std::uint64_t size) {
     return n(count) + (count == 1 ? " element of " : " elements of ") + n(size) +
