@@ -316,7 +316,9 @@ TEST_CASE("verify: without its source, a clip whose travel is its root's keys is
     CHECK(oneShot.baked.driftFraction > 0.05);
     const verify::Verdict notGated = verify::judge(oneShot, kRootKeys, 0.05);
     CHECK_FALSE(notGated.gated);
-    CHECK(test::contains(notGated.note, "a one-shot (its ground points end 0.50 heights"));
+    CHECK(test::contains(notGated.note,
+                         "a one-shot, not a cycle (its ground points end 0.50 heights from where "
+                         "they start), its travel its root's keys (drift "));
     CHECK(verify::judge(oneShot, kDeduced, 0.05).gated);
 }
 

@@ -382,11 +382,14 @@ Verdict judge(const ClipSkate& k, const ClipFacts& facts, double maxDrift) {
     if (!facts.hasContacts) return {false, true, "no contact nodes: not gated"};
     if (k.baked.samples == 0) return {false, true, "no contact is ever planted: not gated"};
     const auto percent = [](double fraction) { return fixedPoint(100.0 * fraction, 1) + "%"; };
+    // A one-shot pops back at every loop: its feet's drift is its own move (`also`: why else).
+    const auto oneShot = [&](const std::string& also) {
+        return Verdict{false, true,
+                       "a one-shot, not a cycle (its ground points end " + fixedPoint(k.seam, 2) +
+                           " heights from where they start)" + also + ": not gated"};
+    };
     if (!facts.travels) {
-        if (k.seam > kOneShotSeam)
-            return {false, true,
-                    "a one-shot, not a cycle (its ground points end " + fixedPoint(k.seam, 2) +
-                        " heights from where they start): not gated"};
+        if (k.seam > kOneShotSeam) return oneShot("");
         const double perHeight = k.height > 0 ? k.baked.drift / k.height : 0.0;
         if (!(perHeight > kStandingDrift)) return {true, true, ""};
         return {true, false,
@@ -403,11 +406,7 @@ Verdict judge(const ClipSkate& k, const ClipFacts& facts, double maxDrift) {
     }
     // Without the source, a clip whose travel is its root's keys replays its source's motion
     // (in-place keys + track), so its drift is the source's unless the two files disagree.
-    if (k.seam > kOneShotSeam)
-        return {false, true,
-                "a one-shot (its ground points end " + fixedPoint(k.seam, 2) +
-                    " heights from where they start: a climb, a vault) with its root's keys' travel: " + by +
-                    ", not gated without --source"};
+    if (k.seam > kOneShotSeam) return oneShot(", its travel its root's keys (" + by + "), without --source");
     if (!(k.constant.driftFraction > maxDrift))
         return {true, true,
                 by + " with its root's keys, " + percent(k.constant.driftFraction) +
